@@ -1,0 +1,47 @@
+# make run: set everything up and start the app.  make test: set everything up and run every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 5000
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test bench setup setup-dev chromium clean
+
+run: setup
+	$(PY) -m server --host $(HOST) --port $(PORT)
+
+test: setup-dev chromium
+	CHROMIUM=$(CHROMIUM) $(PY) -m pytest
+
+bench: setup-dev chromium
+	CHROMIUM=$(CHROMIUM) $(PY) bench/engine.py
+	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
+
+setup: $(VENV)/.runtime node_modules/.package-lock.json
+
+setup-dev: setup $(VENV)/.dev
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.runtime: requirements.txt | $(VENV)/bin/python
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements-dev.txt requirements.txt | $(VENV)/bin/python
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	touch $@
+
+# The browser's Socket.IO client comes from the npm registry, pinned by package-lock.json.
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+# Browser tests drive Debian's Chromium; Playwright's own browser download is not used.
+chromium:
+	@[ -x "$(CHROMIUM)" ] || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache tests/artifacts

@@ -1,0 +1,71 @@
+"""Parse and check what a client asks for, with messages a person can act on."""
+
+from dataclasses import dataclass
+
+from .search import check_order
+
+MAX_SIDE = 32
+MAX_SPEED = 1_000_000
+START_FIELDS = ("rows", "cols", "start", "order", "speed")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """A checked request for a run."""
+
+    rows: int
+    cols: int
+    start: int
+    order: str
+    speed: float
+    paused: bool = False
+
+
+def _fields(data, event, names):
+    """Return the named fields of an event's payload, or raise ValueError."""
+    if not isinstance(data, dict):
+        raise ValueError(f"'{event}' needs an object with {', '.join(names)}, not {data!r}")
+    missing = [name for name in names if name not in data]
+    if missing:
+        raise ValueError(f"'{event}' is missing {', '.join(missing)}")
+    return [data[name] for name in names]
+
+
+def _integer(name, value, low, high):
+    """Return value if it is an integer from low to high, else raise ValueError."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _speed(value):
+    """Return value if it is a speed in events per second (0 = as fast as possible)."""
+    if type(value) not in (int, float) or not 0 <= value <= MAX_SPEED:
+        raise ValueError(
+            f"speed must be a number of events per second from 0 (fastest) "
+            f"to {MAX_SPEED}, not {value!r}"
+        )
+    return value
+
+
+def parse_start(data):
+    """Check the payload of 'start' and return its RunOptions."""
+    rows, cols, start, order, speed = _fields(data, "start", START_FIELDS)
+    rows = _integer("rows", rows, 1, MAX_SIDE)
+    cols = _integer("cols", cols, 1, MAX_SIDE)
+    if type(start) is not int or not 0 <= start < rows * cols:
+        raise ValueError(
+            f"start square {start!r} is off the {rows}x{cols} board "
+            f"(squares are numbered 0 to {rows * cols - 1})"
+        )
+    check_order(order)
+    paused = data.get("paused", False)
+    if type(paused) is not bool:
+        raise ValueError(f"paused must be true or false, not {paused!r}")
+    return RunOptions(rows, cols, start, order, _speed(speed), paused)
+
+
+def parse_speed(data):
+    """Check the payload of 'speed' and return the speed."""
+    (speed,) = _fields(data, "speed", ("speed",))
+    return _speed(speed)

@@ -1,0 +1,141 @@
+"""Depth-first search for a knight's tour, as a lazy generator of visit/backtrack events."""
+
+import random
+
+VISIT = "visit"
+BACKTRACK = "backtrack"
+FOUND = "found"
+
+
+def _free_moves(adjacency, visited, vertex):
+    """Count the unvisited neighbours of a vertex."""
+    return sum(1 for w in adjacency[vertex] if not visited[w])
+
+
+def naive(graph, visited, seed):
+    """Try neighbours by ascending vertex number (the textbook's Listing 3)."""
+    return [tuple(sorted(moves)) for moves in graph.adjacency].__getitem__
+
+
+def warnsdorff(graph, visited, seed):
+    """Try the unvisited neighbours with the fewest onward moves first (orderByAvail)."""
+    adjacency = graph.adjacency
+
+    def order(u):
+        free = [w for w in adjacency[u] if not visited[w]]
+        # list.sort is stable, so ties keep the textbook's neighbour order.
+        free.sort(key=lambda w: _free_moves(adjacency, visited, w))
+        return free
+
+    return order
+
+
+def warnsdorff_roth(graph, visited, seed):
+    """Warnsdorff, with ties broken toward the square furthest from the centre."""
+    adjacency = graph.adjacency
+    rows, cols = graph.shape
+    mid_r, mid_c = (rows - 1) / 2, (cols - 1) / 2
+    nearness = [-((r - mid_r) ** 2 + (c - mid_c) ** 2) for r in range(rows) for c in range(cols)]
+
+    def order(u):
+        free = [w for w in adjacency[u] if not visited[w]]
+        free.sort(key=lambda w: (_free_moves(adjacency, visited, w), nearness[w]))
+        return free
+
+    return order
+
+
+def shuffled(graph, visited, seed):
+    """Try neighbours in an order shuffled by a seeded generator, so runs repeat."""
+    adjacency = graph.adjacency
+    rng = random.Random(seed)
+
+    def order(u):
+        moves = list(adjacency[u])
+        rng.shuffle(moves)
+        return moves
+
+    return order
+
+
+ORDERINGS = {
+    "naive": naive,
+    "warnsdorff": warnsdorff,
+    "warnsdorff-roth": warnsdorff_roth,
+    "random": shuffled,
+}
+NEEDS_BOARD = {"warnsdorff-roth"}
+
+
+def check_order(order):
+    """Return order if it names an ordering, else raise ValueError."""
+    if order not in ORDERINGS:
+        raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERINGS)}")
+    return order
+
+
+def knight_tour(graph, start, order="naive", *, closed=False, every=False, seed=0):
+    """Return a generator of (kind, vertex, depth) events of a tour search from start.
+
+    closed accepts only tours whose last square is a move from the start; every keeps
+    searching after each tour until the whole search space is exhausted.
+    """
+    check_order(order)
+    if order in NEEDS_BOARD and graph.shape is None:
+        raise ValueError(f"order {order!r} needs a board, not a general graph")
+    if type(seed) is not int:
+        raise ValueError(f"seed must be an integer, not {seed!r}")
+    first = graph.index(start)
+    visited = bytearray(len(graph))
+    expand = ORDERINGS[order](graph, visited, seed)
+    events = _walk(graph.adjacency, first, expand, visited, closed, every)
+    if graph.names is None:
+        return events
+    return ((kind, graph.names[v], depth) for kind, v, depth in events)
+
+
+def _walk(adjacency, start, expand, visited, closed, every):
+    """Yield the events of the depth-first search; the hot loop of the engine."""
+    last = len(adjacency) - 1
+    closing = set(adjacency[start]) if closed else None
+    path = [start]
+    visited[start] = 1
+    yield (VISIT, start, 0)
+    if last == 0:
+        if closing is None or start in closing:
+            yield (FOUND, start, 0)
+            if not every:
+                return
+        visited[start] = 0
+        yield (BACKTRACK, start, 0)
+        return
+    tries = [iter(expand(start))]
+    push, pop = tries.append, tries.pop
+    extend, retract = path.append, path.pop
+    depth = 0
+    while tries:
+        for v in tries[-1]:
+            if visited[v]:
+                continue
+            visited[v] = 1
+            extend(v)
+            depth += 1
+            yield (VISIT, v, depth)
+            if depth < last:
+                push(iter(expand(v)))
+                break
+            if closing is None or v in closing:
+                yield (FOUND, v, depth)
+                if not every:
+                    return
+            # A full path that is not wanted (or already reported) is a dead end.
+            retract()
+            visited[v] = 0
+            yield (BACKTRACK, v, depth)
+            depth -= 1
+        else:
+            pop()
+            u = retract()
+            visited[u] = 0
+            yield (BACKTRACK, u, depth)
+            depth -= 1

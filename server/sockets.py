@@ -1,0 +1,154 @@
+"""Socket.IO handlers: check requests, run one player per client, clean up on disconnect."""
+
+import functools
+import itertools
+import logging
+import threading
+from dataclasses import asdict
+
+from flask import request
+from flask_socketio import emit
+
+from . import socketio
+from .graph import knight_graph
+from .options import parse_speed, parse_start
+from .player import Player
+from .search import BACKTRACK, VISIT, knight_tour
+
+log = logging.getLogger(__name__)
+
+_players = {}  # client sid -> its Player
+_players_lock = threading.Lock()
+_run_ids = itertools.count(1)
+
+
+def encode(batch):
+    """Encode events compactly: visit v as v, backtrack v as -v-1, found as "found"."""
+    return [
+        v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in batch
+    ]
+
+
+def refuse(message):
+    """Tell the client what was wrong and build the negative acknowledgement."""
+    emit("error", {"message": message})
+    return {"ok": False, "error": message}
+
+
+def answered(handler):
+    """Acknowledge a handler's event with ok, or with its ValueError's message."""
+
+    @functools.wraps(handler)
+    def wrapper(*args):
+        try:
+            return {"ok": True, **(handler(*args) or {})}
+        except ValueError as exc:
+            return refuse(str(exc))
+
+    return wrapper
+
+
+def current_player(action):
+    """Return this client's running player, or raise ValueError naming the action."""
+    player = _players.get(request.sid)
+    if player is None:
+        raise ValueError(f"there is no run to {action}: send 'start' first")
+    return player
+
+
+def _drop(sid, player=None):
+    """Forget a client's player (only that one, if given) and stop it."""
+    with _players_lock:
+        if player is None or _players.get(sid) is player:
+            player = _players.pop(sid, None)
+        else:
+            player = None
+    if player is not None:
+        player.stop()
+
+
+@socketio.on("start")
+@answered
+def on_start(data=None):
+    """A page starts a run, replacing the one it had."""
+    options = parse_start(data)
+    events = knight_tour(knight_graph(options.rows, options.cols), options.start, options.order)
+    sid, run = request.sid, next(_run_ids)
+
+    def send(batch, on_ack):
+        payload = {"run": run, "events": encode(batch)}
+        socketio.emit("events", payload, to=sid, callback=lambda *_: on_ack())
+
+    def finish(summary):
+        socketio.emit("finished", {"run": run, **summary}, to=sid)
+        _drop(sid, player)
+
+    player = Player(events, send, finish, speed=options.speed, paused=options.paused)
+    with _players_lock:
+        old, _players[sid] = _players.get(sid), player
+    if old is not None:
+        old.stop()
+    # Sent before the player's thread exists, so it reaches the page before any batch.
+    emit("started", {"run": run, **asdict(options)})
+    player.start(socketio.start_background_task)
+    return {"run": run}
+
+
+@socketio.on("pause")
+@answered
+def on_pause(data=None):
+    """A page pauses its run."""
+    current_player("pause").pause()
+
+
+@socketio.on("resume")
+@answered
+def on_resume(data=None):
+    """A page resumes its paused run."""
+    current_player("resume").resume()
+
+
+@socketio.on("step")
+@answered
+def on_step(data=None):
+    """A page asks for exactly one more event (pausing the run if it was playing)."""
+    current_player("step").step()
+
+
+@socketio.on("speed")
+@answered
+def on_speed(data=None):
+    """A page changes the speed of its run."""
+    speed = parse_speed(data)
+    current_player("change the speed of").set_speed(speed)
+
+
+@socketio.on("stop")
+@answered
+def on_stop(data=None):
+    """A page ends its run (nothing happens if it has none)."""
+    _drop(request.sid)
+
+
+@socketio.on("disconnect")
+def on_disconnect(reason=None):
+    """A page has gone: its run ends with it."""
+    _drop(request.sid)
+
+
+@socketio.on("*")
+def on_unknown(event, *args):
+    """A client sent an event this server does not know."""
+    return refuse(f"unknown event {event!r}")
+
+
+@socketio.on_error_default
+def on_failure(exc):
+    """Report an unexpected failure to the client that caused it, and keep serving."""
+    log.exception("handler failed", exc_info=exc)
+    return refuse(f"the server could not handle that request ({type(exc).__name__})")
+
+
+def active_runs():
+    """Return how many runs are alive (for tests and monitoring)."""
+    return len(_players)

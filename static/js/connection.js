@@ -1,0 +1,28 @@
+// The page's link to the server: the Socket.IO client, served by our own server.
+import { io } from "/vendor/socket.io/socket.io.esm.min.js";
+
+const ANSWER_MS = 5000;
+
+/** Connect, route the server's events to handlers and return a request function. */
+export function connect(handlers) {
+  const socket = io();
+  socket.on("connect", () => handlers.connection(true));
+  socket.on("disconnect", () => handlers.connection(false));
+  socket.on("started", handlers.started);
+  // Acknowledging a batch is what lets the server send the next one.
+  socket.on("events", (batch, ack) => {
+    handlers.events(batch);
+    if (ack) ack();
+  });
+  socket.on("finished", handlers.finished);
+  socket.on("error", (payload) => handlers.error(payload.message));
+  return {
+    /** Send a request and resolve with the server's answer, {ok, error?}. */
+    request(event, payload) {
+      return socket
+        .timeout(ANSWER_MS)
+        .emitWithAck(event, payload)
+        .catch(() => ({ ok: false, error: "The server did not answer; check the connection." }));
+    },
+  };
+}

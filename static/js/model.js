@@ -1,0 +1,69 @@
+// The state of one run, derived only from the events received: apply() and undo() each event.
+
+/** Return the empty state of a run on a rows x cols board from square start. */
+export function createModel(rows, cols, start) {
+  return {
+    rows, cols, start,
+    squares: rows * cols,
+    numbers: new Int32Array(rows * cols), // visit number on the path (1-based), 0 = white
+    path: [],
+    visits: 0,
+    backtracks: 0,
+    tours: 0,
+    events: 0,
+    lastBacktrack: -1, // the square most recently backtracked from
+  };
+}
+
+/** Decode one wire event: visit v is v, backtrack v is -v-1, a tour is "found". */
+export function decode(code) {
+  if (code === "found") return { kind: "found" };
+  return code >= 0 ? { kind: "visit", square: code } : { kind: "backtrack", square: -code - 1 };
+}
+
+/** Apply one wire event to the state. */
+export function apply(state, code) {
+  state.events += 1;
+  if (code === "found") {
+    state.tours += 1;
+  } else if (code >= 0) {
+    state.path.push(code);
+    state.numbers[code] = state.path.length;
+    state.visits += 1;
+  } else {
+    const square = -code - 1;
+    state.path.pop();
+    state.numbers[square] = 0;
+    state.backtracks += 1;
+    state.lastBacktrack = square;
+  }
+  return state;
+}
+
+/** Undo one wire event, the last one applied. */
+export function undo(state, code) {
+  state.events -= 1;
+  if (code === "found") {
+    state.tours -= 1;
+  } else if (code >= 0) {
+    state.path.pop();
+    state.numbers[code] = 0;
+    state.visits -= 1;
+  } else {
+    const square = -code - 1;
+    state.path.push(square);
+    state.numbers[square] = state.path.length;
+    state.backtracks -= 1;
+  }
+  return state;
+}
+
+/** Return the depth of the search: the number of moves on the path. */
+export function depth(state) {
+  return Math.max(0, state.path.length - 1);
+}
+
+/** Return the knight's square, or -1 before the first visit. */
+export function knightSquare(state) {
+  return state.path.length ? state.path[state.path.length - 1] : -1;
+}

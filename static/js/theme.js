@@ -1,0 +1,23 @@
+// Every colour, size and timing the board uses, in one place.
+export const STYLE = {
+  square: "#ffffff",          // white: not on the path (the textbook's colouring)
+  squareAlt: "#f4f1ea",       // faint checker so an empty board reads as a board
+  gray: "#9aa1a9",            // gray: on the path
+  grayText: "#14181c",
+  grid: "#c9ccd1",
+  start: "#1f6feb",           // ring around the chosen start square
+  current: "#f2c230",         // the knight's square: yellow, and outlined
+  currentEdge: "#14181c",
+  backtrack: "#d7263d",       // a square the knight just left by backtracking
+  backtrackMs: 650,           // how long a backtracked square keeps fading to white
+  path: "rgba(20, 60, 140, 0.65)",
+  closing: "rgba(20, 60, 140, 0.35)",
+  knight: "#14181c",
+  knightEdge: "#ffffff",
+  glideMaxMs: 260,            // the knight glides at slow speeds ...
+  glideMinSpeed: 25,          // ... and jumps at this many events per second and above
+  font: "600 {size}px system-ui, 'DejaVu Sans', sans-serif",
+};
+
+// The speeds the slider offers, in events per second; 0 is "as fast as the page takes them".
+export const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0];

@@ -1,0 +1,118 @@
+"""A newcomer's first minutes with the page, in a real Chromium."""
+
+import re
+
+from playwright.sync_api import expect
+
+from .conftest import ARTIFACTS
+
+FASTEST = "16"  # the last position of the Speed slider
+
+
+def set_board(page, rows, cols):
+    page.get_by_label("Rows").fill(str(rows))
+    page.get_by_label("Rows").dispatch_event("change")
+    page.get_by_label("Columns").fill(str(cols))
+    page.get_by_label("Columns").dispatch_event("change")
+
+
+def click_square(page, row, col):
+    """Click the centre of a board square."""
+    board = page.locator("#board")
+    box = board.bounding_box()
+    rows = int(page.get_by_label("Rows").input_value())
+    cols = int(page.get_by_label("Columns").input_value())
+    board.click(position={"x": (col + 0.5) * box["width"] / cols, "y": (row + 0.5) * box["height"] / rows})
+
+
+def counter(page, name):
+    return page.locator(f"#{name}").inner_text()
+
+
+def test_warnsdorff_tour_from_a_corner(page):
+    set_board(page, 5, 5)
+    click_square(page, 4, 4)
+    expect(page.locator("#start-out")).to_have_text("square 24 (row 5, column 5)")
+    page.get_by_label("Ordering").select_option(label="Warnsdorff")
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=10_000)
+    expect(page.locator("#depth")).to_have_text("25 / 25")
+    assert counter(page, "visits") == "25" and counter(page, "backtracks") == "0"
+    numbers = page.evaluate("() => Array.from(window.knightsTour.model.numbers).sort((a, b) => a - b)")
+    assert numbers == list(range(1, 26)), "every square carries its visit number"
+
+
+def test_naive_five_by_five_counts_every_backtrack(page):
+    set_board(page, 5, 5)
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=20_000)
+    assert counter(page, "backtracks") == "4,985"
+    assert counter(page, "visits") == "5,010"
+    expect(page.get_by_role("button", name="Play")).to_be_enabled()
+
+
+def test_no_tour_is_reported(page):
+    set_board(page, 3, 3)
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_contain_text("No tour exists from square 0", timeout=10_000)
+
+
+def test_pause_and_step(page):
+    set_board(page, 6, 6)
+    page.get_by_label("Speed").fill("5")  # 30 moves a second
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_have_text("Searching…")
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("status")).to_contain_text("Paused")
+    page.wait_for_timeout(300)
+    before = int(counter(page, "visits")) + int(counter(page, "backtracks"))
+    page.wait_for_timeout(400)
+    assert int(counter(page, "visits")) + int(counter(page, "backtracks")) == before
+    for n in (1, 2, 3):
+        page.get_by_role("button", name="Step").click()
+        expect(page.locator("#visits")).to_have_text(re.compile(r"\d+"))
+        page.wait_for_function(
+            f"() => knightsTour.model.visits + knightsTour.model.backtracks === {before + n}"
+        )
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "paused.png"))
+
+
+def test_step_from_the_start_shows_the_first_move(page):
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator("#visits")).to_have_text("1")
+    expect(page.locator("#depth")).to_have_text("1 / 25")
+    page.get_by_role("button", name="Step").click()
+    expect(page.locator("#visits")).to_have_text("2")
+    expect(page.get_by_role("status")).to_contain_text("Paused")
+
+
+def test_keyboard_plays_pauses_and_steps(page):
+    page.get_by_label("Speed").fill("3")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    page.keyboard.press("Space")
+    expect(page.get_by_role("button", name="Play")).to_be_visible()
+    expect(page.get_by_role("status")).to_contain_text("Paused")
+    page.wait_for_timeout(300)
+    before = page.evaluate("() => knightsTour.model.events")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(f"() => knightsTour.model.events === {before + 1}")
+
+
+def test_reset_and_board_change_clear_the_run(page):
+    page.get_by_label("Speed").fill("5")
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator("#visits")).not_to_have_text("0")
+    page.get_by_role("button", name="Reset").click()
+    expect(page.locator("#visits")).to_have_text("0")
+    expect(page.get_by_role("status")).to_contain_text("Ready")
+    page.get_by_label("Rows").fill("40")
+    page.get_by_label("Rows").dispatch_event("change")
+    expect(page.locator("#board-note")).to_contain_text("1 to 32 rows and columns; 40 became 32")
+    expect(page.get_by_label("Rows")).to_have_value("32")
+    expect(page.locator("#depth")).to_have_text("0 / 160")
