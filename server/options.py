@@ -2,10 +2,12 @@
 
 from dataclasses import dataclass
 
-from .search import check_order
+from .search import check_flag, check_order
 
 MAX_SIDE = 32
 MAX_SPEED = 1_000_000
+MAX_SEED = 2**32 - 1
+MAX_BUDGET = 10**9
 START_FIELDS = ("rows", "cols", "start", "order", "speed")
 
 
@@ -19,6 +21,14 @@ class RunOptions:
     order: str
     speed: float
     paused: bool = False
+    closed: bool = False
+    all_tours: bool = False
+    seed: int = 0
+    budget: int | None = None
+
+    def search_options(self):
+        """Return the options that the Search itself takes."""
+        return {"closed": self.closed, "all_tours": self.all_tours, "seed": self.seed}
 
 
 def _fields(data, event, names):
@@ -59,10 +69,12 @@ def parse_start(data):
             f"(squares are numbered 0 to {rows * cols - 1})"
         )
     check_order(order)
-    paused = data.get("paused", False)
-    if type(paused) is not bool:
-        raise ValueError(f"paused must be true or false, not {paused!r}")
-    return RunOptions(rows, cols, start, order, _speed(speed), paused)
+    flags = {name: check_flag(name, data.get(name, False)) for name in ("paused", "closed", "all_tours")}
+    seed = _integer("seed", data.get("seed", 0), 0, MAX_SEED)
+    budget = data.get("budget")
+    if budget is not None:
+        budget = _integer("budget", budget, 1, MAX_BUDGET)
+    return RunOptions(rows, cols, start, order, _speed(speed), seed=seed, budget=budget, **flags)
 
 
 def parse_speed(data):

@@ -1,71 +1,45 @@
-"""One run of a search: pacing, pause, step, speed and batching of its events."""
+"""One run of a search: pacing, pause, step, speed, skipping and batching of its events."""
 
+import itertools
 import threading
 import time
-
-from .search import BACKTRACK, FOUND, VISIT
+from collections import deque
 
 WINDOW = 2  # batches sent but not yet acknowledged, at most
 MAX_BATCH = 4096  # events in one batch, at most
 TICK = 1 / 30  # seconds between batches when the speed allows more than one event each
-
-
-class Tally:
-    """Counters and the current path of a run, kept from the events it has produced."""
-
-    def __init__(self):
-        self.visits = 0
-        self.backtracks = 0
-        self.tours = 0
-        self.path = []
-
-    def add(self, event):
-        """Account for one event."""
-        kind, vertex, _ = event
-        if kind is VISIT:
-            self.visits += 1
-            self.path.append(vertex)
-        elif kind is BACKTRACK:
-            self.backtracks += 1
-            self.path.pop()
-        elif kind is FOUND:
-            self.tours += 1
-
-    def summary(self):
-        """Return the counters and path as a plain dict."""
-        return {
-            "found": self.tours > 0,
-            "tours": self.tours,
-            "path": list(self.path),
-            "visits": self.visits,
-            "backtracks": self.backtracks,
-        }
+SKIP_SLICE = 1 << 16  # events searched between two looks at the controls while skipping
+SKIP_REPORT = 0.2  # seconds between two progress reports while skipping
 
 
 class Player:
-    """Pull events from a search and hand them to send() in paced, acknowledged batches.
+    """Pull events from a Search and hand them on in paced, acknowledged batches.
 
-    send(batch, on_ack) delivers a list of events and calls on_ack() once the receiver
-    has taken them; finish(summary) is called after the last batch. Both are called from
-    the player's own thread, which start_task(fn) starts.
+    send(batch, on_ack) delivers a list of events; report(snapshot, on_ack) delivers the
+    progress of a skip; finish(summary) follows the last batch. All three are called from
+    the player's own thread, which start_task(fn) starts; on_ack() must be called once the
+    receiver has taken what was sent.
     """
 
-    def __init__(self, events, send, finish, speed=0, paused=False, clock=time.monotonic):
-        self._events = iter(events)
-        self._next = next(self._events, None)
-        self._send = send
-        self._finish = finish
+    def __init__(self, search, send, report, finish, *, speed=0, paused=False, budget=None,
+                 clock=time.monotonic):
+        self.search = search
+        self._events = iter(search)
+        self._send, self._report, self._finish = send, report, finish
         self._clock = clock
         self._cond = threading.Condition()
         self._speed = speed
         self._paused = paused
+        self._skipping = False
         self._steps = 0
         self._in_flight = 0
         self._credit = 0.0
         self._credited_at = clock()
         self._stopped = False
-        self.tally = Tally()
+        self.budget = budget
+        self.events = 0  # events taken from the search so far
         self.done = False
+        self._exhausted = False  # the search itself has ended (not just the budget)
 
     # Controls: each may be called from any thread.
 
@@ -74,9 +48,10 @@ class Player:
         start_task(self._run)
 
     def pause(self):
-        """Stop pulling events until resume() or step()."""
+        """Stop pulling events (ending a skip) until resume() or step()."""
         with self._cond:
             self._paused = True
+            self._skipping = False
 
     def resume(self):
         """Go on at the current speed."""
@@ -89,7 +64,15 @@ class Player:
         """Pause, then release exactly one more event."""
         with self._cond:
             self._paused = True
+            self._skipping = False
             self._steps += 1
+            self._cond.notify_all()
+
+    def skip(self):
+        """Search the rest of the run without sending its events, reporting progress."""
+        with self._cond:
+            self._skipping = True
+            self._paused = False
             self._cond.notify_all()
 
     def set_speed(self, speed):
@@ -112,21 +95,46 @@ class Player:
             self._cond.notify_all()
 
     @property
-    def paused(self):
-        return self._paused
+    def skipping(self):
+        return self._skipping
+
+    def snapshot(self):
+        """Return the run's counters and current path."""
+        search, events = self.search, self.events
+        # Each visit adds a square to the path and each backtrack removes one.
+        on_path, tours = len(search.path), search.tours
+        return {
+            "events": events,
+            "visits": (events - tours + on_path) // 2,
+            "backtracks": (events - tours - on_path) // 2,
+            "tours": tours,
+            "path": list(search.path),
+        }
+
+    def summary(self):
+        """Return the result of a finished run."""
+        search = self.search
+        return {
+            **self.snapshot(),
+            "found": search.tours > 0,
+            "tour": search.last_tour,
+            "stopped": None if self._exhausted else "budget",
+        }
 
     # The player's thread.
 
     def _accrue(self):
-        """Add the events earned since the last call to the credit, capped at one tick."""
+        """Add the events earned since the last call to the credit, capped at two ticks."""
         now = self._clock()
         if self._speed and not self._paused:
             cap = max(1.0, self._speed * TICK * 2)
             self._credit = min(cap, self._credit + (now - self._credited_at) * self._speed)
         self._credited_at = now
 
-    def _next_allowance(self):
-        """Return how many events to send now, or the seconds to wait (as a negative)."""
+    def _allowance(self):
+        """Return how many events to send now, None to wait, or the seconds to wait (< 0)."""
+        if self._skipping:
+            return SKIP_SLICE
         if self._in_flight >= WINDOW:
             return None
         if self._steps:
@@ -146,33 +154,68 @@ class Player:
         return -(wanted - self._credit) / self._speed
 
     def _run(self):
-        while True:
+        while not self.done:
             with self._cond:
                 while not self._stopped:
-                    allowance = self._next_allowance()
+                    allowance = self._allowance()
                     if allowance is not None and allowance > 0:
                         break
                     self._cond.wait(None if allowance is None else -allowance)
                 if self._stopped:
                     return
-                batch = self._pull(allowance)
-                if batch:
+                skipping = self._skipping
+                if not skipping:
+                    batch = self._take(allowance)
                     self._in_flight += 1
-            if batch:
+            if skipping:
+                self._skip()
+            else:
                 self._send(batch, self.acked)
-            if self.done:
-                self._finish(self.tally.summary())
-                return
+        self._finish(self.summary())
 
-    def _pull(self, count):
-        """Take up to count events from the search, noting whether it has ended."""
-        batch = []
-        add, events, event = self.tally.add, self._events, self._next
-        while event is not None and len(batch) < count:
-            add(event)
-            batch.append(event)
-            event = next(events, None)
-        # One event is read ahead so that the end is known with the batch that reaches it.
-        self._next = event
-        self.done = event is None
+    def _room(self, count):
+        """Return count, cut to what the budget has left."""
+        return count if self.budget is None else min(count, self.budget - self.events)
+
+    def _take(self, count):
+        """Take up to count events from the search."""
+        batch = list(itertools.islice(self._events, self._room(count)))
+        self.events += len(batch)
+        self._note_end(batch[-1] if batch else None)
         return batch
+
+    def _note_end(self, last):
+        """Mark the run done if the search or the budget has ended."""
+        self._exhausted = last is None or self.search.is_last(last)
+        self.done = self._exhausted or self.events == self.budget
+
+    def _skip(self):
+        """Search without sending events until done, paused or stopped, reporting progress."""
+        began = reported = self._clock()
+        first = self.events
+        waiting = threading.Event()  # set while a report is out and not yet acknowledged
+        numbered = zip(self._events, itertools.count(first + 1))
+        while True:
+            # Consumed in C: only the last (event, number) pair of a slice is kept.
+            tail = deque(itertools.islice(numbered, self._room(SKIP_SLICE)), maxlen=1)
+            last = None
+            if tail:
+                last, self.events = tail[0]
+            self._note_end(last)
+            if self.done:
+                return
+            with self._cond:
+                if self._stopped:
+                    return
+                cancelled = not self._skipping
+            now = self._clock()
+            if cancelled or (now - reported >= SKIP_REPORT and not waiting.is_set()):
+                reported = now
+                waiting.set()
+                self._report(
+                    {**self.snapshot(), "skipping": not cancelled, "elapsed": now - began,
+                     "rate": (self.events - first) / max(now - began, 1e-9)},
+                    waiting.clear,
+                )
+            if cancelled:
+                return

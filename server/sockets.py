@@ -13,7 +13,7 @@ from . import socketio
 from .graph import knight_graph
 from .options import parse_speed, parse_start
 from .player import Player
-from .search import BACKTRACK, VISIT, knight_tour
+from .search import BACKTRACK, VISIT, Search
 
 log = logging.getLogger(__name__)
 
@@ -72,18 +72,25 @@ def _drop(sid, player=None):
 def on_start(data=None):
     """A page starts a run, replacing the one it had."""
     options = parse_start(data)
-    events = knight_tour(knight_graph(options.rows, options.cols), options.start, options.order)
+    graph = knight_graph(options.rows, options.cols)
+    search = Search(graph, options.start, options.order, **options.search_options())
     sid, run = request.sid, next(_run_ids)
 
     def send(batch, on_ack):
         payload = {"run": run, "events": encode(batch)}
         socketio.emit("events", payload, to=sid, callback=lambda *_: on_ack())
 
+    def report(snapshot, on_ack):
+        socketio.emit("progress", {"run": run, **snapshot}, to=sid, callback=lambda *_: on_ack())
+
     def finish(summary):
         socketio.emit("finished", {"run": run, **summary}, to=sid)
         _drop(sid, player)
 
-    player = Player(events, send, finish, speed=options.speed, paused=options.paused)
+    player = Player(
+        search, send, report, finish,
+        speed=options.speed, paused=options.paused, budget=options.budget,
+    )
     with _players_lock:
         old, _players[sid] = _players.get(sid), player
     if old is not None:
@@ -121,6 +128,13 @@ def on_speed(data=None):
     """A page changes the speed of its run."""
     speed = parse_speed(data)
     current_player("change the speed of").set_speed(speed)
+
+
+@socketio.on("skip")
+@answered
+def on_skip(data=None):
+    """A page skips to the end: the rest is searched without streaming (pause cancels)."""
+    current_player("skip").skip()
 
 
 @socketio.on("stop")

@@ -6,9 +6,9 @@ import pytest
 
 from server.graph import knight_graph
 from server.player import MAX_BATCH, WINDOW, Player
-from server.search import knight_tour
+from server.search import Search, knight_tour
 
-from .conftest import wait_for
+from .conftest import path_of, wait_for
 
 
 def start_thread(fn):
@@ -21,7 +21,7 @@ class Receiver:
     """Collects batches; acknowledges each one at once unless told to hold them."""
 
     def __init__(self, hold=False):
-        self.batches, self.pending, self.summary = [], [], None
+        self.batches, self.pending, self.reports, self.summary = [], [], [], None
         self.hold = hold
         self.done = threading.Event()
 
@@ -32,6 +32,10 @@ class Receiver:
         else:
             on_ack()
 
+    def report(self, snapshot, on_ack):
+        self.reports.append(snapshot)
+        on_ack()
+
     def finish(self, summary):
         self.summary = summary
         self.done.set()
@@ -41,9 +45,9 @@ class Receiver:
         return [event for batch in self.batches for event in batch]
 
 
-def play(receiver, size=5, order="naive", **options):
-    events = knight_tour(knight_graph(size, size), 0, order)
-    player = Player(events, receiver.send, receiver.finish, **options)
+def play(receiver, size=5, order="naive", search_options=None, **options):
+    search = Search(knight_graph(size, size), 0, order, **(search_options or {}))
+    player = Player(search, receiver.send, receiver.report, receiver.finish, **options)
     player.start(start_thread)
     return player
 
@@ -55,9 +59,10 @@ def test_full_speed_delivers_every_event_in_order_then_the_summary():
     expected = list(knight_tour(knight_graph(5, 5), 0))
     assert receiver.events == expected
     assert all(len(batch) <= MAX_BATCH for batch in receiver.batches)
-    assert receiver.summary["found"] is True
-    assert (receiver.summary["visits"], receiver.summary["backtracks"]) == (5010, 4985)
-    assert len(receiver.summary["path"]) == 25
+    summary = receiver.summary
+    assert (summary["found"], summary["tours"], summary["stopped"]) == (True, 1, None)
+    assert (summary["visits"], summary["backtracks"], summary["events"]) == (5010, 4985, 9996)
+    assert summary["path"] == summary["tour"] == path_of(expected)
 
 
 def test_no_more_than_the_window_is_sent_without_acknowledgement():
@@ -120,11 +125,70 @@ def test_speed_change_takes_effect():
 def test_stop_ends_the_thread():
     receiver = Receiver(hold=True)
     threads = []
-    events = knight_tour(knight_graph(6, 6), 0)
-    player = Player(events, receiver.send, receiver.finish)
+    search = Search(knight_graph(6, 6), 0)
+    player = Player(search, receiver.send, receiver.report, receiver.finish)
     player.start(lambda fn: threads.append(start_thread(fn)))
     assert wait_for(lambda: len(receiver.batches) == WINDOW)
     player.stop()
     threads[0].join(2)
     assert not threads[0].is_alive()
     assert receiver.summary is None
+
+
+def test_budget_stops_the_run_after_that_many_events():
+    receiver = Receiver()
+    play(receiver, budget=1000)
+    assert receiver.done.wait(10)
+    expected = list(knight_tour(knight_graph(5, 5), 0))[:1000]
+    assert receiver.events == expected
+    summary = receiver.summary
+    assert (summary["stopped"], summary["found"], summary["events"]) == ("budget", False, 1000)
+    assert summary["path"] == path_of(expected)
+    assert summary["visits"] + summary["backtracks"] == 1000
+
+
+def test_budget_that_outlasts_the_search_is_not_reported_as_hit():
+    receiver = Receiver()
+    play(receiver, budget=9996)  # exactly the events of the 5x5 search
+    assert receiver.done.wait(10)
+    assert receiver.summary["stopped"] is None and receiver.summary["found"] is True
+
+
+@pytest.mark.parametrize("size, visits, backtracks", [(5, 5010, 4985), (6, 183_635, 183_599)])
+def test_skip_searches_to_the_end_without_sending_events(size, visits, backtracks):
+    receiver = Receiver()
+    player = play(receiver, size=size, speed=10)
+    assert wait_for(lambda: receiver.events)
+    player.skip()
+    assert receiver.done.wait(20)
+    summary = receiver.summary
+    assert (summary["visits"], summary["backtracks"], summary["found"]) == (visits, backtracks, True)
+    assert summary["path"] == path_of(knight_tour(knight_graph(size, size), 0))
+    assert len(receiver.events) < 10  # the skipped events were never sent
+    for report in receiver.reports:
+        assert report["skipping"] and report["visits"] - report["backtracks"] == len(report["path"])
+
+
+def test_pause_cancels_a_skip_and_the_run_goes_on_from_there():
+    receiver = Receiver()
+    player = play(receiver, size=7, paused=True)
+    player.skip()
+    assert wait_for(lambda: player.events > 50_000)
+    player.pause()
+    assert wait_for(lambda: receiver.reports and not receiver.reports[-1]["skipping"])
+    cancelled = receiver.reports[-1]
+    expected = list(knight_tour(knight_graph(7, 7), 0))
+    assert cancelled["path"] == path_of(expected[: cancelled["events"]])
+    player.step()
+    assert wait_for(lambda: receiver.events)
+    assert receiver.events == [expected[cancelled["events"]]]
+    player.stop()
+
+
+def test_all_tours_counts_every_tour_and_keeps_the_last():
+    receiver = Receiver()
+    play(receiver, size=5, search_options={"all_tours": True})
+    assert receiver.done.wait(30)
+    summary = receiver.summary
+    assert summary["found"] is True and summary["tours"] == 304
+    assert summary["path"] == [] and len(summary["tour"]) == 25

@@ -3,12 +3,13 @@
 import inspect
 import itertools
 import sys
-from collections import Counter
+import tracemalloc
+from collections import Counter, deque
 
 import pytest
 
 from server.graph import example_graph, knight_graph
-from server.search import BACKTRACK, FOUND, VISIT, knight_tour
+from server.search import BACKTRACK, FOUND, VISIT, Search, knight_tour
 
 from . import textbook
 from .conftest import path_of
@@ -114,3 +115,131 @@ def test_search_is_lazy_and_iterative():
 def test_bad_arguments_raise_value_error_naming_the_value(graph, start, order, named):
     with pytest.raises(ValueError, match=named):
         knight_tour(graph, start, order)
+
+
+# Every ordering, boards from 1x1 to 8x8 and rectangular ones, within a budget of events.
+ORDERS = ["naive", "warnsdorff", "warnsdorff-roth", "random"]
+BOARDS = [(r, c) for r in range(1, 9) for c in range(r, 9)] + [(3, 10), (5, 9), (7, 4)]
+BUDGET = 60_000
+
+
+def tours_within(rows, cols, start=0, order="naive", budget=BUDGET, **options):
+    """Return the paths of the tours a search reports within a budget of events."""
+    search = Search(knight_graph(rows, cols), start, order, **options)
+    tours, path = [], []
+    # The path is rebuilt here from the events alone, not read from the search.
+    for kind, vertex, depth in itertools.islice(search, budget):
+        if kind == VISIT:
+            assert depth == len(path)
+            path.append(vertex)
+        elif kind == BACKTRACK:
+            assert path.pop() == vertex
+        else:
+            tours.append(list(path))
+    return tours
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rows, cols", BOARDS)
+def test_every_reported_tour_is_a_legal_path_over_every_square(order, rows, cols):
+    for path in tours_within(rows, cols, 0, order, all_tours=True):
+        assert path[0] == 0
+        assert_tour(rows, cols, path)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rows, cols, start, budget", [(3, 10, 0, None), (6, 8, 3, 300_000)])
+def test_closed_tours_close(order, rows, cols, start, budget):
+    tours = tours_within(rows, cols, start, order, budget=budget, closed=True, all_tours=True)
+    if budget is None:
+        assert len(tours) == 32, "every ordering finds all 32 closed tours through a square"
+    for path in tours:
+        assert_tour(rows, cols, path)
+        (r0, c0), (r1, c1) = divmod(path[0], cols), divmod(path[-1], cols)
+        assert {abs(r0 - r1), abs(c0 - c1)} == {1, 2}, "the last square is a move from the first"
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_the_number_of_tours_does_not_depend_on_the_ordering(order):
+    tours = tours_within(5, 5, 0, order, budget=None, all_tours=True)
+    assert len(tours) == len({tuple(path) for path in tours}) == 304
+
+
+@pytest.mark.parametrize(
+    "rows, cols, start, closed",
+    [(3, 4, 0, False), (3, 4, 1, False), (3, 4, 5, False), (4, 5, 0, False), (4, 5, 6, False),
+     (3, 7, 0, False), (3, 8, 0, False), (5, 5, 0, False), (5, 5, 12, False),
+     (3, 10, 0, True), (3, 10, 1, True), (4, 5, 0, True), (5, 5, 0, True), (4, 6, 0, True)],
+)
+def test_all_tours_counts_match_an_independent_exhaustive_count(rows, cols, start, closed):
+    search = Search(knight_graph(rows, cols), start, "naive", all_tours=True, closed=closed)
+    counts = Counter(kind for kind, _, _ in search)
+    assert counts[FOUND] == search.tours == textbook.count_tours(rows, cols, start, closed)
+    assert counts[VISIT] == counts[BACKTRACK], "the search backs all the way out"
+
+
+def test_published_counts():
+    # 304 of the 5x5 board's 1,728 directed open tours start in a corner (OEIS A165134
+    # counts 1,728), and the 3x10 board has 16 closed tours (OEIS A070030), so 32 directed
+    # ones through any square.
+    assert count_all(5, 5, 0) == 304
+    assert count_all(3, 10, 0, closed=True) == 32
+
+
+def count_all(rows, cols, start, **options):
+    search = Search(knight_graph(rows, cols), start, all_tours=True, **options)
+    deque(search, maxlen=0)
+    return search.tours
+
+
+@pytest.mark.parametrize("size", [26, 27])
+def test_roths_tie_break_keeps_warnsdorff_from_stalling(size):
+    graph = knight_graph(size, size)
+    plain = Counter(kind for kind, _, _ in itertools.islice(Search(graph, 0, "warnsdorff"), 100_000))
+    roth = Counter(kind for kind, _, _ in Search(graph, 0, "warnsdorff-roth"))
+    assert plain[FOUND] == 0 and plain[BACKTRACK] > 10_000
+    assert roth == {VISIT: size * size, FOUND: 1}
+
+
+def test_random_order_repeats_with_its_seed_and_varies_with_another():
+    def run_seeded(seed):
+        return list(itertools.islice(Search(knight_graph(6, 6), 0, "random", seed=seed), 5_000))
+
+    assert run_seeded(7) == run_seeded(7)
+    assert run_seeded(7) != run_seeded(8)
+
+
+def test_a_runs_memory_depends_on_the_board_not_the_events():
+    search = iter(Search(knight_graph(8, 8), 0))
+    deque(itertools.islice(search, 200_000), maxlen=0)
+    tracemalloc.start()
+    try:
+        deque(itertools.islice(search, 1_000_000), maxlen=0)
+        grown, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert grown < 16_000  # bytes: a million events later, nothing has piled up
+
+
+def test_large_board_builds_and_warnsdorff_roth_tours_it():
+    graph = knight_graph(200, 150)
+    assert len(graph) == 30_000
+    search = Search(graph, 0, "warnsdorff-roth")
+    counts = Counter(kind for kind, _, _ in search)
+    assert counts == {VISIT: 30_000, FOUND: 1}
+    assert_tour(200, 150, search.path)
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [({"closed": "yes"}, "closed .* 'yes'"), ({"all_tours": 1}, "all_tours .* 1"),
+     ({"seed": "7"}, "seed .* '7'"), ({"seed": 1.5}, "seed .* 1.5")],
+)
+def test_bad_options_raise_value_error_naming_the_value(options, named):
+    with pytest.raises(ValueError, match=named):
+        Search(knight_graph(5, 5), 0, **options)
+
+
+def test_roth_needs_a_board():
+    with pytest.raises(ValueError, match="warnsdorff-roth"):
+        Search(example_graph(), "A", "warnsdorff-roth")

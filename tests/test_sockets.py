@@ -37,7 +37,10 @@ def test_start_is_acknowledged_and_announced_then_streams(client):
         lambda: packets.extend(client.get_received())
         or [p["name"] for p in packets] == ["started"] + ["events"] * WINDOW
     )
-    assert packets[0]["args"][0] == {"run": answer["run"], **GOOD, "paused": False}
+    assert packets[0]["args"][0] == {
+        "run": answer["run"], **GOOD, "paused": False, "closed": False, "all_tours": False,
+        "seed": 0, "budget": None,
+    }
     batches = [p["args"][0] for p in packets[1:]]
     expected = encode(list(knight_tour(knight_graph(5, 5), 0)))
     sent = [code for batch in batches for code in batch["events"]]

@@ -59,3 +59,23 @@ def trace(rows, cols, start, order):
     if found:
         events.append(("found", path[-1], rows * cols - 1))
     return events, path if found else None
+
+
+def count_tours(rows, cols, start, closed=False):
+    """Count the tours from start by plain exhaustive recursion (closed: ending a move from start)."""
+    moves = board_moves(rows, cols)
+    seen = {start}
+    squares = rows * cols
+
+    def extend(u):
+        if len(seen) == squares:
+            return int(not closed or start in moves[u])
+        total = 0
+        for v in moves[u]:
+            if v not in seen:
+                seen.add(v)
+                total += extend(v)
+                seen.remove(v)
+        return total
+
+    return extend(start)
