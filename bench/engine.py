@@ -7,19 +7,15 @@ import operator
 import statistics
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from pythonds3.graphs import Graph
 
-from pythonds3.graphs import Graph  # noqa: E402
-
-from server.graph import knight_graph  # noqa: E402
-from server.search import BACKTRACK, FOUND, VISIT, knight_tour  # noqa: E402
+from common import EXPECTED, rate, time_engine
+from server.graph import knight_graph
+from server.search import BACKTRACK, FOUND, VISIT, knight_tour
 
 GOAL = 4.0  # ours must run at least this many times the textbook's speed
 MOVES = ((-1, -2), (-1, 2), (-2, -1), (-2, 1), (1, -2), (1, 2), (2, -1), (2, 1))
-# Known counts of the default workload, so a changed search cannot pass as a faster one.
-EXPECTED = {(8, "naive"): (17_739_768, 17_739_704, 1)}
 
 
 def textbook_graph(size):
@@ -87,12 +83,48 @@ def time_textbook(size, start, order):
     return time.perf_counter() - began, counts
 
 
-def time_ours(size, start, order):
-    """Time draining our engine's generator with deque(maxlen=0); return seconds."""
+def pure_loop(adjacency, start):
+    """Search in naive order with a plain loop that counts; return (visits, backtracks, found)."""
+    # Our engine's loop with each yield replaced by a counter: the fastest pure-Python
+    # form of the same search, so the gap to it is what the events themselves cost.
+    neighbours = [tuple(sorted(moves)) for moves in adjacency]
+    last = len(adjacency) - 1
+    visited = bytearray(len(adjacency))
+    visited[start] = 1
+    path = [start]
+    visits, backtracks = 1, 0
+    if last == 0:
+        return visits, backtracks, 1
+    tries = [iter(neighbours[start])]
+    push, pop = tries.append, tries.pop
+    extend, retract = path.append, path.pop
+    depth = 0
+    while tries:
+        for v in tries[-1]:
+            if visited[v]:
+                continue
+            visited[v] = 1
+            extend(v)
+            depth += 1
+            visits += 1
+            if depth < last:
+                push(iter(neighbours[v]))
+                break
+            return visits, backtracks, 1
+        else:
+            pop()
+            visited[retract()] = 0
+            backtracks += 1
+            depth -= 1
+    return visits, backtracks, 0
+
+
+def time_pure(size, start):
+    """Time the pure loop on a freshly built graph; return (seconds, counts)."""
     graph = knight_graph(size)
     began = time.perf_counter()
-    collections.deque(knight_tour(graph, start, order), maxlen=0)
-    return time.perf_counter() - began
+    counts = pure_loop(graph.adjacency, start)
+    return time.perf_counter() - began, counts
 
 
 def count_ours(size, start, order):
@@ -123,11 +155,6 @@ def repeated(repeat, measure):
     return [measure() for _ in range(repeat)]
 
 
-def rate(events, seconds):
-    """Format events per second."""
-    return f"{events / seconds:>14,.0f} events/s"
-
-
 def main(argv=None):
     """Run the comparison and print its figures; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -154,7 +181,12 @@ def main(argv=None):
               f"{expected[2]} found; the comparison would be meaningless", file=sys.stderr)
         return 1
 
-    ours = repeated(args.repeat, lambda: time_ours(args.size, args.start, args.order))
+    ours, pure = [], []  # the pure loop knows only the naive order; no such peer for others
+    # Alternated, so a slow spell of a shared machine hits ours and the pure loop alike.
+    for _ in range(args.repeat):
+        ours.append(time_engine(args.size, args.size, args.start, args.order))
+        if args.order == "naive":
+            pure.append(time_pure(args.size, args.start))
     peer = repeated(args.repeat, lambda: time_textbook(args.size, args.start, args.order))
     peer_seconds = min(seconds for seconds, _ in peer)
     peer_counts = peer[0][1]
@@ -164,6 +196,14 @@ def main(argv=None):
         print("FAIL: the textbook's search did different work from ours; "
               "the comparison would be meaningless", file=sys.stderr)
         return 1
+    if pure:
+        pure_counts = pure[0][1]
+        print(f"Pure loop:  {pure_counts[0]:,} visits + {pure_counts[1]:,} backtracks + "
+              f"{pure_counts[2]} found = {sum(pure_counts):,}")
+        if pure_counts != counts:
+            print("FAIL: the pure loop did different work from ours; "
+                  "the comparison would be meaningless", file=sys.stderr)
+            return 1
     floor_seconds = time_floor(events)
 
     ours_seconds = min(ours)
@@ -175,11 +215,15 @@ def main(argv=None):
         ("textbook (pythonds3, recursive)", peer_seconds),
         ("floor: bare yield of one tuple", floor_seconds),
     ]
+    if pure:
+        pure_seconds = min(seconds for seconds, _ in pure)
+        rows.insert(3, ("pure loop: counters, no yield", pure_seconds))
     for label, seconds in rows:
         print(f"{label:34}{seconds:9.3f}  {rate(events, seconds)}")
     if args.repeat > 1:
+        pure_runs = f"; pure loop {', '.join(f'{s:.2f}' for s, _ in pure)} s" if pure else ""
         print(f"(all runs: ours {', '.join(f'{s:.2f}' for s in ours)} s; textbook "
-              f"{', '.join(f'{s:.2f}' for s, _ in peer)} s; median ours "
+              f"{', '.join(f'{s:.2f}' for s, _ in peer)} s{pure_runs}; median ours "
               f"{statistics.median(ours):.2f} s)")
 
     ratio = peer_seconds / ours_seconds
@@ -187,6 +231,20 @@ def main(argv=None):
     print(f"\nOurs is {ratio:.2f} times the textbook's speed (goal >= {GOAL:g}x: {verdict}).")
     print(f"Ours runs at {floor_seconds / ours_seconds:.0%} of the bare-yield floor's speed "
           f"({ours_seconds / floor_seconds:.2f} times its time per event).")
+    if pure and ours_seconds <= pure_seconds:
+        print(f"Ours took {ours_seconds / pure_seconds:.2f} times the pure loop's time, no "
+              f"longer than it, so a busy machine slowed the loop's runs: try --repeat 3.")
+    elif pure:
+        print(f"Ours takes {ours_seconds / pure_seconds:.2f} times the time of the pure loop, "
+              f"the fastest pure-Python form of the same search, so runs at "
+              f"{pure_seconds / ours_seconds:.0%} of its speed. The gap, "
+              f"{(ours_seconds - pure_seconds) / events * 1e9:.0f} ns per event, is what making "
+              f"events costs: one generator suspension and one (kind, vertex, depth) tuple per "
+              f"event (the bare-yield floor spends {floor_seconds / events * 1e9:.0f} ns per "
+              f"event on a suspension, its loop and the deque's take), plus one call of the "
+              f"ordering per visit where the loop indexes a table.")
+    else:
+        print("(The pure-loop peer searches in naive order only; run --order naive for it.)")
     return 0
 
 

@@ -11,15 +11,12 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import socketio
+from playwright.sync_api import sync_playwright
+from werkzeug.serving import make_server
 
-import socketio  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
-
-from server import create_app  # noqa: E402
-from server.graph import knight_graph  # noqa: E402
-from server.search import knight_tour  # noqa: E402
+from common import time_engine
+from server import create_app
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -118,13 +115,9 @@ def client_runs(url, runs):
 
 def engine_runs(runs):
     """Time draining the throughput run's generator runs times; return the seconds."""
-    times = []
-    for _ in range(runs):
-        graph = knight_graph(THROUGHPUT["rows"], THROUGHPUT["cols"])
-        began = time.perf_counter()
-        collections.deque(knight_tour(graph, THROUGHPUT["start"], THROUGHPUT["order"]), maxlen=0)
-        times.append(time.perf_counter() - began)
-    return times
+    board = THROUGHPUT
+    return [time_engine(board["rows"], board["cols"], board["start"], board["order"])
+            for _ in range(runs)]
 
 
 def set_board(page, rows, cols):

@@ -15,6 +15,7 @@ def create_app(config=None):
     from . import sockets, views  # noqa: F401  (registers the handlers and routes)
 
     app.register_blueprint(views.bp)
+    sockets.init_app(app)
     # Threading is set explicitly: eventlet is unmaintained and gevent drops large frames.
     # Each connection keeps a ping thread that notices a closed socket within PING_INTERVAL.
     socketio.init_app(app, async_mode="threading", ping_interval=app.config["PING_INTERVAL"])

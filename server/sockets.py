@@ -6,7 +6,7 @@ import logging
 import threading
 from dataclasses import asdict
 
-from flask import request
+from flask import current_app, request
 from flask_socketio import emit
 
 from . import socketio
@@ -17,9 +17,49 @@ from .search import BACKTRACK, VISIT, Search
 
 log = logging.getLogger(__name__)
 
-_players = {}  # client sid -> its Player
-_players_lock = threading.Lock()
 _run_ids = itertools.count(1)
+
+
+class Runs:
+    """The players of one app's clients, by client sid."""
+
+    def __init__(self):
+        self._players = {}
+        self._lock = threading.Lock()
+
+    def __len__(self):
+        return len(self._players)
+
+    def get(self, sid):
+        """Return the client's player, or None."""
+        return self._players.get(sid)
+
+    def replace(self, sid, player):
+        """Make player the client's, stopping the one it had."""
+        with self._lock:
+            old, self._players[sid] = self._players.get(sid), player
+        if old is not None:
+            old.stop()
+
+    def drop(self, sid, player=None):
+        """Forget and stop the client's player (only if it is player, when given)."""
+        with self._lock:
+            if player is None or self._players.get(sid) is player:
+                player = self._players.pop(sid, None)
+            else:
+                player = None
+        if player is not None:
+            player.stop()
+
+
+def init_app(app):
+    """Give an app its own registry of runs."""
+    app.extensions["knights_tour_runs"] = Runs()
+
+
+def runs(app=None):
+    """Return the registry of runs of an app (the current one by default)."""
+    return (app or current_app).extensions["knights_tour_runs"]
 
 
 def encode(batch):
@@ -50,21 +90,10 @@ def answered(handler):
 
 def current_player(action):
     """Return this client's running player, or raise ValueError naming the action."""
-    player = _players.get(request.sid)
+    player = runs().get(request.sid)
     if player is None:
         raise ValueError(f"there is no run to {action}: send 'start' first")
     return player
-
-
-def _drop(sid, player=None):
-    """Forget a client's player (only that one, if given) and stop it."""
-    with _players_lock:
-        if player is None or _players.get(sid) is player:
-            player = _players.pop(sid, None)
-        else:
-            player = None
-    if player is not None:
-        player.stop()
 
 
 @socketio.on("start")
@@ -74,7 +103,7 @@ def on_start(data=None):
     options = parse_start(data)
     graph = knight_graph(options.rows, options.cols)
     search = Search(graph, options.start, options.order, **options.search_options())
-    sid, run = request.sid, next(_run_ids)
+    sid, run, registry = request.sid, next(_run_ids), runs()
 
     def send(batch, on_ack):
         payload = {"run": run, "events": encode(batch)}
@@ -85,16 +114,13 @@ def on_start(data=None):
 
     def finish(summary):
         socketio.emit("finished", {"run": run, **summary}, to=sid)
-        _drop(sid, player)
+        registry.drop(sid, player)
 
     player = Player(
         search, send, report, finish,
         speed=options.speed, paused=options.paused, budget=options.budget,
     )
-    with _players_lock:
-        old, _players[sid] = _players.get(sid), player
-    if old is not None:
-        old.stop()
+    registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.
     emit("started", {"run": run, **asdict(options)})
     player.start(socketio.start_background_task)
@@ -141,13 +167,13 @@ def on_skip(data=None):
 @answered
 def on_stop(data=None):
     """A page ends its run (nothing happens if it has none)."""
-    _drop(request.sid)
+    runs().drop(request.sid)
 
 
 @socketio.on("disconnect")
 def on_disconnect(reason=None):
     """A page has gone: its run ends with it."""
-    _drop(request.sid)
+    runs().drop(request.sid)
 
 
 @socketio.on("*")
@@ -161,8 +187,3 @@ def on_failure(exc):
     """Report an unexpected failure to the client that caused it, and keep serving."""
     log.exception("handler failed", exc_info=exc)
     return refuse(f"the server could not handle that request ({type(exc).__name__})")
-
-
-def active_runs():
-    """Return how many runs are alive (for tests and monitoring)."""
-    return len(_players)

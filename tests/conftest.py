@@ -8,7 +8,7 @@ import socketio as socketio_client
 from werkzeug.serving import make_server
 
 from server import create_app, socketio
-from server.sockets import active_runs
+from server.sockets import runs
 
 
 @pytest.fixture
@@ -53,10 +53,15 @@ class LiveServer:
 
     def __init__(self, app):
         """Start serving app."""
+        self.app = app
         self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
+
+    def active_runs(self):
+        """Return how many runs the app has alive."""
+        return len(runs(self.app))
 
     def close(self):
         self.httpd.shutdown()
@@ -128,4 +133,4 @@ def watcher(live_server):
     yield make
     for each in made:
         each.close()
-    assert wait_for(lambda: active_runs() == 0, 5), "a run outlived its client"
+    assert wait_for(lambda: live_server.active_runs() == 0, 5), "a run outlived its client"

@@ -8,7 +8,7 @@ import websocket
 from server.graph import knight_graph
 from server.player import WINDOW
 from server.search import knight_tour
-from server.sockets import active_runs, encode
+from server.sockets import encode
 
 from server import create_app
 
@@ -66,14 +66,14 @@ def test_speed_paces_and_can_change(watcher):
     assert wait_for(lambda: len(client.events) > 10_000)
 
 
-def test_start_replaces_the_clients_run(watcher):
+def test_start_replaces_the_clients_run(watcher, live_server):
     client = watcher()
     first = client.call("start", {**GOOD, "rows": 6, "cols": 6, "speed": 5})["run"]
     second = client.call("start", {**GOOD, "order": "warnsdorff"})["run"]
     assert client.finished.wait(10)
     assert client.result["run"] == second != first
     assert [s["run"] for s in client.started] == [first, second]
-    assert active_runs() == 0
+    assert live_server.active_runs() == 0
 
 
 def test_bad_requests_do_not_disturb_another_client(watcher):
@@ -125,7 +125,7 @@ def test_a_client_that_stops_acknowledging_is_not_flooded(live_server):
     ws.send(f"43{ack_id}[]")
     assert len([p for p in read_packets(ws, 0.5) if '"events"' in p[:30]]) == 1
     ws.close()
-    assert wait_for(lambda: active_runs() == 0, 5)
+    assert wait_for(lambda: live_server.active_runs() == 0, 5)
 
 
 def test_connect_start_disconnect_cycles_leave_no_threads():
@@ -138,10 +138,39 @@ def test_connect_start_disconnect_cycles_leave_no_threads():
         client.close()
 
     cycle()  # let the server's lazily made threads exist before counting
-    assert wait_for(lambda: active_runs() == 0, 5)
+    assert wait_for(lambda: live_server.active_runs() == 0, 5)
     before = threading.active_count()
     for _ in range(50):
         cycle()
-    assert wait_for(lambda: active_runs() == 0, 5)
+    assert wait_for(lambda: live_server.active_runs() == 0, 5)
     assert wait_for(lambda: threading.active_count() <= before, 10), threading.enumerate()
     live_server.close()
+
+
+def test_skip_reports_progress_then_the_final_board(watcher):
+    client = watcher()
+    progress = []
+    client.sio.on("progress", lambda snapshot: progress.append(snapshot) or True)
+    client.call("start", {**GOOD, "rows": 7, "cols": 7, "paused": True})
+    assert client.call("skip") == {"ok": True}
+    assert client.finished.wait(30)
+    result = client.result
+    assert (result["visits"], result["backtracks"], result["found"]) == (137_459, 137_410, True)
+    assert result["path"] == path_of(knight_tour(knight_graph(7, 7), 0))
+    assert client.events == []  # nothing was streamed
+    assert all(p["skipping"] and p["run"] == result["run"] for p in progress)
+
+
+def test_budget_ends_the_run_with_its_own_result(watcher):
+    client = watcher()
+    client.call("start", {**GOOD, "rows": 6, "cols": 6, "budget": 5000})
+    assert client.finished.wait(10)
+    assert len(client.events) == 5000
+    assert (client.result["stopped"], client.result["found"]) == ("budget", False)
+
+
+def test_all_tours_over_the_socket(watcher):
+    client = watcher()
+    client.call("start", {**GOOD, "rows": 3, "cols": 4, "all_tours": True})
+    assert client.finished.wait(10)
+    assert client.events.count("found") == client.result["tours"] == 2

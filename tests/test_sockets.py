@@ -80,6 +80,12 @@ BAD_STARTS = [
     ({**GOOD, "speed": "fast"}, "speed must be a number"),
     ({**GOOD, "speed": -3}, "speed must be a number"),
     ({**GOOD, "paused": "yes"}, "paused must be true or false"),
+    ({**GOOD, "closed": "yes"}, "closed must be true or false, not 'yes'"),
+    ({**GOOD, "all_tours": 1}, "all_tours must be true or false, not 1"),
+    ({**GOOD, "seed": -1}, "seed must be a whole number from 0 to 4294967295, not -1"),
+    ({**GOOD, "seed": "7"}, "seed must be a whole number"),
+    ({**GOOD, "budget": 0}, "budget must be a whole number from 1 to 1000000000, not 0"),
+    ({**GOOD, "budget": 2.5}, "budget must be a whole number"),
 ]
 
 
@@ -95,7 +101,7 @@ def test_bad_start_gets_an_error_and_changes_nothing(client, payload, message):
     assert client.emit("pause", callback=True) == {"ok": True}
 
 
-@pytest.mark.parametrize("event", ["pause", "resume", "step", "speed"])
+@pytest.mark.parametrize("event", ["pause", "resume", "step", "speed", "skip"])
 def test_controls_without_a_run_are_refused(client, event):
     answer = client.emit(event, {"speed": 5}, callback=True)
     assert answer["ok"] is False and "send 'start' first" in answer["error"]

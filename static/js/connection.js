@@ -14,6 +14,10 @@ export function connect(handlers) {
     handlers.events(batch);
     if (ack) ack();
   });
+  socket.on("progress", (snapshot, ack) => {
+    handlers.progress(snapshot);
+    if (ack) ack();
+  });
   socket.on("finished", handlers.finished);
   socket.on("error", (payload) => handlers.error(payload.message));
   return {

@@ -1,9 +1,9 @@
 // The state of one run, derived only from the events received: apply() and undo() each event.
 
 /** Return the empty state of a run on a rows x cols board from square start. */
-export function createModel(rows, cols, start) {
+export function createModel(rows, cols, start, closed = false) {
   return {
-    rows, cols, start,
+    rows, cols, start, closed,
     squares: rows * cols,
     numbers: new Int32Array(rows * cols), // visit number on the path (1-based), 0 = white
     path: [],
@@ -12,6 +12,7 @@ export function createModel(rows, cols, start) {
     tours: 0,
     events: 0,
     lastBacktrack: -1, // the square most recently backtracked from
+    justFound: false,  // the path is a tour that was just reported
   };
 }
 
@@ -24,6 +25,7 @@ export function decode(code) {
 /** Apply one wire event to the state. */
 export function apply(state, code) {
   state.events += 1;
+  state.justFound = code === "found";
   if (code === "found") {
     state.tours += 1;
   } else if (code >= 0) {
@@ -43,6 +45,7 @@ export function apply(state, code) {
 /** Undo one wire event, the last one applied. */
 export function undo(state, code) {
   state.events -= 1;
+  state.justFound = false;
   if (code === "found") {
     state.tours -= 1;
   } else if (code >= 0) {
@@ -66,4 +69,16 @@ export function depth(state) {
 /** Return the knight's square, or -1 before the first visit. */
 export function knightSquare(state) {
   return state.path.length ? state.path[state.path.length - 1] : -1;
+}
+
+/** Return the state of a run rebuilt from a server snapshot (path and counters). */
+export function fromSnapshot(rows, cols, start, snapshot, closed = false) {
+  const state = createModel(rows, cols, start, closed);
+  snapshot.path.forEach((square, i) => { state.numbers[square] = i + 1; });
+  state.path = snapshot.path.slice();
+  state.visits = snapshot.visits;
+  state.backtracks = snapshot.backtracks;
+  state.tours = snapshot.tours;
+  state.events = snapshot.events;
+  return state;
 }

@@ -27,11 +27,13 @@ export class Renderer {
 
   /** Show a new model (a new run or an empty board). */
   show(model) {
+    const old = this.model;
     this.model = model;
     this.knight = null;
     this.flashes.clear();
     this.seenBacktracks = model.backtracks;
-    this.resize();
+    if (old && old.rows === model.rows && old.cols === model.cols) this.invalidate();
+    else this.resize();
   }
 
   /** Note the speed, which decides whether the knight glides or jumps. */
@@ -165,6 +167,18 @@ export class Renderer {
       if (i) ctx.lineTo(x, y); else ctx.moveTo(x, y);
     });
     ctx.stroke();
+    if (m.closed && m.justFound) {
+      // The move from the last square back to the first closes the tour.
+      const [x0, y0] = this.centre(m.path[0]);
+      const [x1, y1] = this.centre(m.path[last]);
+      ctx.setLineDash([this.cell * 0.15, this.cell * 0.1]);
+      ctx.strokeStyle = STYLE.closing;
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x0, y0);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
   }
 
   drawNumbers() {

@@ -11,7 +11,7 @@ export const STYLE = {
   backtrack: "#d7263d",       // a square the knight just left by backtracking
   backtrackMs: 650,           // how long a backtracked square keeps fading to white
   path: "rgba(20, 60, 140, 0.65)",
-  closing: "rgba(20, 60, 140, 0.35)",
+  closing: "rgba(20, 60, 140, 0.85)",
   knight: "#14181c",
   knightEdge: "#ffffff",
   glideMaxMs: 260,            // the knight glides at slow speeds ...
@@ -21,3 +21,12 @@ export const STYLE = {
 
 // The speeds the slider offers, in events per second; 0 is "as fast as the page takes them".
 export const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0];
+
+// One line on each ordering the search offers, shown under the Ordering menu.
+export const ORDERINGS = {
+  naive: "Tries the moves in order of square number, as the textbook's first version does.",
+  warnsdorff: "Warnsdorff's rule: tries first the square with the fewest onward moves.",
+  "warnsdorff-roth": "Warnsdorff's rule, breaking ties toward the square furthest from the centre, " +
+    "which keeps it from stalling on large boards.",
+  random: "Tries the moves in a shuffled order; the same seed gives the same run.",
+};

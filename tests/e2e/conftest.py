@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from ..conftest import LiveServer
+from ..conftest import LiveServer, wait_for
 from server import create_app
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -52,3 +52,5 @@ def page(browser, site, request):
     opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
     context.close()
     assert problems == []
+    # Closing the page mid-run must end its run on the server.
+    assert wait_for(lambda: site.active_runs() == 0, 10), "the page's run outlived the page"

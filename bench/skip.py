@@ -1,0 +1,108 @@
+"""Benchmark skipping a search through the Player against the engine alone, in one run."""
+
+import argparse
+import sys
+import threading
+import time
+
+from common import EXPECTED, rate, time_engine
+from server.graph import knight_graph
+from server.player import SKIP_REPORT, Player
+from server.search import Search
+
+GOAL = 1.2  # skipping may take at most this many times the engine's own time
+SIZE, START, ORDER = 8, 0, "naive"
+TIMEOUT = 600  # seconds a skip may take before the run is called stuck
+
+
+def start_thread(fn):
+    """Run fn on a daemon thread, as the server's start_background_task would."""
+    threading.Thread(target=fn, daemon=True).start()
+
+
+def time_skip():
+    """Skip a paused Player's whole search; return (seconds, reports, sends, summary)."""
+    reports, sends, ended, summary = [], [], [], {}
+    finished = threading.Event()
+
+    def send(batch, on_ack):
+        sends.append(len(batch))
+        on_ack()
+
+    def report(snapshot, on_ack):
+        reports.append(snapshot["events"])
+        on_ack()
+
+    def finish(result):
+        ended.append(time.perf_counter())
+        summary.update(result)
+        finished.set()
+
+    search = Search(knight_graph(SIZE, SIZE), START, ORDER)
+    player = Player(search, send, report, finish, paused=True)
+    player.start(start_thread)
+    began = time.perf_counter()
+    player.skip()
+    if not finished.wait(TIMEOUT):
+        player.stop()
+        raise RuntimeError(f"the skip did not finish within {TIMEOUT} s")
+    return ended[0] - began, len(reports), len(sends), summary
+
+
+def main(argv=None):
+    """Time the skip and the engine alone, print the figures; return the exit status."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each; best is kept")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    visits, backtracks, tours = EXPECTED[(SIZE, ORDER)]
+    events = visits + backtracks + tours
+
+    print(f"Skipping a knight's tour search through the Player: {SIZE}x{SIZE} board, {ORDER} "
+          f"order, start square {START}, best of {args.repeat}")
+    print(f"Python {sys.version.split()[0]}")
+
+    engine_times, skips = [], []
+    # Alternated, so a slow spell of a shared machine hits both alike.
+    for _ in range(args.repeat):
+        engine_times.append(time_engine(SIZE, SIZE, START, ORDER))
+        skips.append(time_skip())
+    engine_seconds = min(engine_times)
+    skip_seconds, reports, sends, summary = min(skips, key=lambda run: run[0])
+
+    print()
+    print(f"{'':38}{'seconds':>9}  {'speed':>25}")
+    for label, seconds in (("engine alone, drained by deque", engine_seconds),
+                           ("Player.skip(), from skip() to finish", skip_seconds)):
+        print(f"{label:38}{seconds:9.3f}  {rate(events, seconds)}")
+    if args.repeat > 1:
+        print(f"(all runs: engine {', '.join(f'{s:.2f}' for s in engine_times)} s; skip "
+              f"{', '.join(f'{run[0]:.2f}' for run in skips)} s)")
+
+    print(f"\nProgress reports: {reports} (one per {SKIP_REPORT:g} s at most, each acknowledged "
+          f"at once); batches sent: {sends}")
+    got = (summary["visits"], summary["backtracks"], summary["tours"])
+    print(f"Summary: {got[0]:,} visits + {got[1]:,} backtracks + {got[2]} found = "
+          f"{summary['events']:,} events; found {summary['found']}, stopped {summary['stopped']}")
+    matches = got == (visits, backtracks, tours) and summary["events"] == events
+    print(f"Summary counts {'match' if matches else 'DO NOT match'} the expected "
+          f"{visits:,} visits / {backtracks:,} backtracks / {tours} found")
+    failures = []
+    if not matches:
+        failures.append(f"the skip's summary counts {got} ({summary['events']:,} events) are not "
+                        f"the expected ({visits:,}, {backtracks:,}, {tours}) ({events:,} events)")
+    if not summary["found"] or summary["stopped"] is not None or sends:
+        failures.append("the skip did not run the whole search unsent and find its tour")
+
+    ratio = skip_seconds / engine_seconds
+    verdict = "met" if ratio <= GOAL else "NOT met"
+    print(f"\nSkipping takes {ratio:.2f} times the engine's own time "
+          f"(goal <= {GOAL:g}x: {verdict}).")
+    for failure in failures:
+        print(f"FAIL: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

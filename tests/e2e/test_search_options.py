@@ -1,0 +1,137 @@
+"""The search's options, reached from the page: orderings, closed and all tours, budgets, skip."""
+
+import pytest
+from playwright.sync_api import expect
+
+from server.graph import knight_graph
+from server.search import FOUND, Search
+
+from .test_page import FASTEST, click_square, set_board
+
+
+def play_fastest(page):
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+
+
+def test_every_ordering_is_offered_with_an_explanation(page):
+    ordering = page.get_by_label("Ordering")
+    labels = ordering.locator("option").all_inner_texts()
+    assert labels == ["Naive", "Warnsdorff", "Warnsdorff with Roth's tie-break", "Random"]
+    notes = set()
+    for label in labels:
+        ordering.select_option(label=label)
+        notes.add(page.locator("#order-note").inner_text())
+        expect(page.get_by_label("Seed")).to_be_visible(visible=label == "Random")
+    assert len(notes) == 4 and all(notes)
+
+
+def test_random_runs_repeat_with_their_seed(page):
+    set_board(page, 6, 6)
+    page.get_by_label("Ordering").select_option(label="Random")
+    page.get_by_label("Step budget").fill("400")
+    page.get_by_label("Step budget").dispatch_event("change")
+    paths = {}
+    for seed in ("11", "11", "12"):
+        page.get_by_label("Seed").fill(seed)
+        page.get_by_label("Seed").dispatch_event("change")
+        play_fastest(page)
+        expect(page.get_by_role("status")).to_contain_text("Stopped after 400 steps")
+        paths.setdefault(seed, []).append(page.evaluate("() => knightsTour.model.path"))
+        page.get_by_role("button", name="Reset").click()
+    assert paths["11"][0] == paths["11"][1]
+    assert paths["12"][0] != paths["11"][0]
+
+
+def test_closed_tour_is_found_and_closed(page):
+    set_board(page, 3, 10)
+    page.get_by_label("Ordering").select_option(label="Warnsdorff with Roth's tie-break")
+    page.get_by_label("Closed tours only").check()
+    play_fastest(page)
+    expect(page.get_by_role("status")).to_contain_text("Closed tour found", timeout=20_000)
+    path = page.evaluate("() => knightsTour.model.path")
+    assert len(path) == 30 and page.evaluate("() => knightsTour.model.justFound")
+    (r0, c0), (r1, c1) = divmod(path[0], 10), divmod(path[-1], 10)
+    assert {abs(r0 - r1), abs(c0 - c1)} == {1, 2}
+
+
+def test_all_tours_are_counted(page):
+    set_board(page, 3, 4)
+    page.get_by_label("Find every tour").check()
+    play_fastest(page)
+    expect(page.get_by_role("status")).to_contain_text("Found 2 tours from square 0")
+    expect(page.locator("#tours")).to_have_text("2")
+
+
+def test_skip_to_the_end_of_every_tour_on_five_by_five(page):
+    page.get_by_label("Find every tour").check()
+    page.get_by_role("button", name="Skip to end").click()
+    expect(page.get_by_role("status")).to_contain_text("Found 304 tours", timeout=30_000)
+    expect(page.locator("#tours")).to_have_text("304")
+    expect(page.locator("#depth")).to_have_text("25 / 25")  # the last tour is shown
+
+
+def test_step_budget_stops_the_run_and_says_so(page):
+    set_board(page, 6, 6)
+    page.get_by_label("Step budget").fill("1000")
+    page.get_by_label("Step budget").dispatch_event("change")
+    play_fastest(page)
+    expect(page.get_by_role("status")).to_contain_text(
+        "Stopped after 1,000 steps (the step budget): no tour found yet"
+    )
+    expect(page.locator("#events")).to_have_text("1,000")
+
+
+def test_skip_shows_progress_and_can_be_cancelled(page):
+    set_board(page, 8, 8)
+    page.get_by_role("button", name="Skip to end").click()
+    expect(page.get_by_role("status")).to_contain_text("events so far", timeout=5_000)
+    page.wait_for_function("() => knightsTour.model.events > 1000000", timeout=10_000)
+    page.get_by_role("button", name="Cancel skip").click()
+    expect(page.get_by_role("status")).to_contain_text("Skip cancelled")
+    events = page.evaluate("() => knightsTour.model.events")
+    page.get_by_role("button", name="Step").click()
+    page.wait_for_function(f"() => knightsTour.model.events === {events + 1}")
+    page.screenshot(path=str(__import__("pathlib").Path(__file__).parent.parent / "artifacts" / "skip_cancelled.png"))
+
+
+def test_skip_to_the_end_matches_the_streamed_result(page):
+    set_board(page, 6, 6)
+    page.get_by_role("button", name="Skip to end").click()
+    expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=20_000)
+    expect(page.locator("#visits")).to_have_text("183,635")
+    expect(page.locator("#backtracks")).to_have_text("183,599")
+    expect(page.locator("#depth")).to_have_text("36 / 36")
+
+
+def test_a_hopeless_start_is_announced_before_the_search(page):
+    click_square(page, 0, 1)
+    expect(page.locator("#feasibility")).to_contain_text("row + column is even")
+    click_square(page, 0, 0)
+    expect(page.locator("#feasibility")).to_be_hidden()
+    page.get_by_label("Closed tours only").check()
+    expect(page.locator("#feasibility")).to_contain_text("even number of squares")
+    page.get_by_label("Closed tours only").uncheck()
+    set_board(page, 3, 5)
+    expect(page.locator("#feasibility")).to_contain_text("no knight's tour from any square")
+    play_fastest(page)  # the search still runs, to show it
+    expect(page.get_by_role("status")).to_contain_text("No tour exists")
+
+
+def has_tour(rows, cols, start, closed):
+    return any(kind == FOUND for kind, _, _ in Search(knight_graph(rows, cols), start, closed=closed))
+
+
+SMALL = [(r, c) for r in range(1, 6) for c in range(1, 6) if r * c <= 20] + [(3, 6), (6, 3), (4, 6)]
+
+
+@pytest.mark.parametrize("closed, boards", [(False, SMALL + [(5, 5)]), (True, SMALL)])
+def test_the_pages_verdicts_agree_with_exhaustive_search(page, closed, boards):
+    flagged = 0
+    for rows, cols in boards:
+        for start in range(rows * cols):
+            why = page.evaluate(f"() => knightsTour.whyNoTour({rows}, {cols}, {start}, {str(closed).lower()})")
+            if why:
+                flagged += 1
+                assert not has_tour(rows, cols, start, closed), (rows, cols, start, why)
+    assert flagged > 100  # the rules do flag the hopeless cases, not just nothing
