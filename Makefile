@@ -17,6 +17,8 @@ test: setup-dev chromium
 
 bench: setup-dev chromium
 	CHROMIUM=$(CHROMIUM) $(PY) bench/engine.py
+	$(PY) bench/skip.py
+	$(PY) bench/size.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
 
 setup: $(VENV)/.runtime node_modules/.package-lock.json

@@ -194,14 +194,13 @@ class Player:
         began = reported = self._clock()
         first = self.events
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
-        numbered = zip(self._events, itertools.count(first + 1))
         while True:
-            # Consumed in C: only the last (event, number) pair of a slice is kept.
-            tail = deque(itertools.islice(numbered, self._room(SKIP_SLICE)), maxlen=1)
-            last = None
-            if tail:
-                last, self.events = tail[0]
-            self._note_end(last)
+            room = self._room(SKIP_SLICE)
+            # Consumed in C: only the last event of a slice is kept.
+            tail = deque(itertools.islice(self._events, room), maxlen=1)
+            search = self.search
+            self.events = search.events_at_end() if search.ended else self.events + room
+            self._note_end(tail[0] if tail else None)
             if self.done:
                 return
             with self._cond:

@@ -104,6 +104,8 @@ class Search:
         self.path = []  # the current path, as vertex numbers, kept by the search itself
         self.tours = 0
         self.last_tour = None
+        self.backtracks = None  # known once the search has ended
+        self.ended = False
 
     def __iter__(self):
         visited = bytearray(len(self.graph))
@@ -114,6 +116,10 @@ class Search:
         self.tours += 1
         self.last_tour = list(self.path)
 
+    def events_at_end(self):
+        """Return how many events the search made in all, once it has ended."""
+        return 2 * self.backtracks + len(self.path) + self.tours
+
     def is_last(self, event):
         """Tell whether an event is the search's last: nothing can follow it."""
         kind, _, depth = event
@@ -121,53 +127,64 @@ class Search:
 
     def _walk(self, expand, visited):
         """Yield the events of the depth-first search; the hot loop of the engine."""
-        adjacency, start, every, path = self.graph.adjacency, self.start, self.all_tours, self.path
-        last = len(adjacency) - 1
-        closing = set(adjacency[start]) if self.closed else None
-        path.append(start)
-        visited[start] = 1
-        yield (VISIT, start, 0)
-        if last == 0:
-            if closing is None or start in closing:
-                self._found()
-                yield (FOUND, start, 0)
-                if not every:
-                    return
-            path.pop()
-            visited[start] = 0
-            yield (BACKTRACK, start, 0)
-            return
-        tries = [iter(expand(start))]
-        push, pop = tries.append, tries.pop
-        extend, retract = path.append, path.pop
-        depth = 0
-        while tries:
-            for v in tries[-1]:
-                if visited[v]:
-                    continue
-                visited[v] = 1
-                extend(v)
-                depth += 1
-                yield (VISIT, v, depth)
-                if depth < last:
-                    push(iter(expand(v)))
-                    break
-                if closing is None or v in closing:
+        backtracks = 0
+        try:
+            adjacency, start, every, path = self.graph.adjacency, self.start, self.all_tours, self.path
+            last = len(adjacency) - 1
+            closing = set(adjacency[start]) if self.closed else None
+            path.append(start)
+            visited[start] = 1
+            yield (VISIT, start, 0)
+            if last == 0:
+                if closing is None or start in closing:
                     self._found()
-                    yield (FOUND, v, depth)
+                    yield (FOUND, start, 0)
                     if not every:
                         return
-                # A full path that is not wanted (or already reported) is a dead end.
-                retract()
-                visited[v] = 0
-                yield (BACKTRACK, v, depth)
-                depth -= 1
-            else:
-                pop()
-                u = retract()
-                visited[u] = 0
-                yield (BACKTRACK, u, depth)
-                depth -= 1
+                path.pop()
+                visited[start] = 0
+                backtracks += 1
+                yield (BACKTRACK, start, 0)
+                return
+            tries = [iter(expand(start))]
+            push, pop = tries.append, tries.pop
+            extend, retract = path.append, path.pop
+            depth = 0
+            while tries:
+                for v in tries[-1]:
+                    if visited[v]:
+                        continue
+                    visited[v] = 1
+                    extend(v)
+                    depth += 1
+                    yield (VISIT, v, depth)
+                    if depth < last:
+                        push(iter(expand(v)))
+                        break
+                    if closing is None or v in closing:
+                        self._found()
+                        yield (FOUND, v, depth)
+                        if not every:
+                            return
+                    # A full path that is not wanted (or already reported) is a dead end.
+                    retract()
+                    visited[v] = 0
+                    backtracks += 1
+                    yield (BACKTRACK, v, depth)
+                    depth -= 1
+                else:
+                    pop()
+                    u = retract()
+                    visited[u] = 0
+                    backtracks += 1
+                    yield (BACKTRACK, u, depth)
+                    depth -= 1
+        finally:
+            # Published when the search ends, so that a reader who skipped its events (not
+            # counting them, for speed) can still count them: each visit not backtracked is
+            # on the path, so events = 2 * backtracks + len(path) + tours.
+            self.backtracks = backtracks
+            self.ended = True
 
 
 def knight_tour(graph, start, order="naive", **options):

@@ -243,3 +243,15 @@ def test_bad_options_raise_value_error_naming_the_value(options, named):
 def test_roth_needs_a_board():
     with pytest.raises(ValueError, match="warnsdorff-roth"):
         Search(example_graph(), "A", "warnsdorff-roth")
+
+
+@pytest.mark.parametrize(
+    "rows, cols, start, options",
+    [(1, 1, 0, {}), (1, 1, 0, {"closed": True}), (3, 3, 0, {}), (5, 5, 0, {}), (5, 5, 1, {}),
+     (3, 4, 0, {"all_tours": True}), (3, 10, 0, {"closed": True}), (6, 6, 0, {"order": "warnsdorff"})],
+)
+def test_a_finished_search_knows_how_many_events_it_made(rows, cols, start, options):
+    search = Search(knight_graph(rows, cols), start, **options)
+    events = list(search)
+    assert search.ended and search.events_at_end() == len(events)
+    assert search.backtracks == sum(1 for kind, _, _ in events if kind == BACKTRACK)
