@@ -9,6 +9,8 @@ MAX_SPEED = 1_000_000
 MAX_SEED = 2**32 - 1
 MAX_BUDGET = 10**9
 START_FIELDS = ("rows", "cols", "start", "order", "speed")
+GRAPHS = ("knight", "example")  # a board's knight's graph, or the textbook's six-vertex example
+EXAMPLE_VERTICES = 6
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class RunOptions:
     all_tours: bool = False
     seed: int = 0
     budget: int | None = None
+    graph: str = "knight"
 
     def search_options(self):
         """Return the options that the Search itself takes."""
@@ -60,9 +63,20 @@ def _speed(value):
 
 def parse_start(data):
     """Check the payload of 'start' and return its RunOptions."""
+    graph = data.get("graph", "knight") if isinstance(data, dict) else "knight"
+    if graph not in GRAPHS:
+        raise ValueError(f"unknown graph {graph!r}; choose one of {', '.join(GRAPHS)}")
+    if graph == "example":
+        # The example graph's vertices A to F are numbered 0 to 5, and shown in one row.
+        start = data.get("start")
+        if type(start) is not int or not 0 <= start < EXAMPLE_VERTICES:
+            raise ValueError(f"start vertex {start!r} is not in the example graph (0 to 5, for A to F)")
+        data = {"rows": 1, "cols": EXAMPLE_VERTICES, **data}
     rows, cols, start, order, speed = _fields(data, "start", START_FIELDS)
     rows = _integer("rows", rows, 1, MAX_SIDE)
     cols = _integer("cols", cols, 1, MAX_SIDE)
+    if graph == "example" and (rows, cols) != (1, EXAMPLE_VERTICES):
+        raise ValueError("the example graph has no rows and columns of its own; leave them out")
     if type(start) is not int or not 0 <= start < rows * cols:
         raise ValueError(
             f"start square {start!r} is off the {rows}x{cols} board "
@@ -74,7 +88,9 @@ def parse_start(data):
     budget = data.get("budget")
     if budget is not None:
         budget = _integer("budget", budget, 1, MAX_BUDGET)
-    return RunOptions(rows, cols, start, order, _speed(speed), seed=seed, budget=budget, **flags)
+    return RunOptions(
+        rows, cols, start, order, _speed(speed), seed=seed, budget=budget, graph=graph, **flags
+    )
 
 
 def parse_speed(data):

@@ -1,7 +1,5 @@
 """Depth-first search for a knight's tour, as a lazy generator of visit/backtrack events."""
 
-import random
-
 VISIT = "visit"
 BACKTRACK = "backtrack"
 FOUND = "found"
@@ -45,14 +43,27 @@ def warnsdorff_roth(graph, visited, seed):
     return order
 
 
+def mix32(x):
+    """Scramble a 32-bit number (the lowbias32 integer hash; the page has its twin)."""
+    x ^= x >> 16
+    x = (x * 0x7FEB352D) & 0xFFFFFFFF
+    x ^= x >> 15
+    x = (x * 0x846CA68B) & 0xFFFFFFFF
+    return x ^ (x >> 16)
+
+
 def shuffled(graph, visited, seed):
-    """Try neighbours in an order shuffled by a seeded generator, so runs repeat."""
+    """Try each square's neighbours in an order shuffled by the seed and the square."""
     adjacency = graph.adjacency
-    rng = random.Random(seed)
 
     def order(u):
+        # Seeded by (seed, square) alone, so the page can rebuild the order from the path.
         moves = list(adjacency[u])
-        rng.shuffle(moves)
+        h = mix32(seed ^ mix32(u + 1))
+        for i in range(len(moves) - 1, 0, -1):
+            h = mix32(h + i)
+            j = h % (i + 1)
+            moves[i], moves[j] = moves[j], moves[i]
         return moves
 
     return order

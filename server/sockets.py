@@ -10,7 +10,7 @@ from flask import current_app, request
 from flask_socketio import emit
 
 from . import socketio
-from .graph import knight_graph
+from .graph import example_graph, knight_graph
 from .options import parse_speed, parse_start
 from .player import Player
 from .search import BACKTRACK, VISIT, Search
@@ -101,8 +101,13 @@ def current_player(action):
 def on_start(data=None):
     """A page starts a run, replacing the one it had."""
     options = parse_start(data)
-    graph = knight_graph(options.rows, options.cols)
-    search = Search(graph, options.start, options.order, **options.search_options())
+    if options.graph == "example":
+        graph = example_graph()
+        shape = {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]}
+    else:
+        graph, shape = knight_graph(options.rows, options.cols), {}
+    start = graph.vertices()[options.start]
+    search = Search(graph, start, options.order, **options.search_options())
     sid, run, registry = request.sid, next(_run_ids), runs()
 
     def send(batch, on_ack):
@@ -122,7 +127,7 @@ def on_start(data=None):
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.
-    emit("started", {"run": run, **asdict(options)})
+    emit("started", {"run": run, **asdict(options), **shape})
     player.start(socketio.start_background_task)
     return {"run": run}
 

@@ -1,36 +1,80 @@
-// Boot the page: wire the controls, the connection, the model and the renderer together.
-import { connect } from "./connection.js";
-import { apply, createModel, fromSnapshot } from "./model.js";
+// Boot the page: wire the controls, the lanes (runs), the views and the lesson panels together.
 import { next, view } from "./controls.js";
 import { whyNoTour } from "./feasibility.js";
+import { GraphView } from "./graphview.js";
+import { currentLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { Lane } from "./lane.js";
+import { callStack, nextMoves, treeEstimate } from "./lesson.js";
+import { createModel, knightSquare } from "./model.js";
+import { knightMoves } from "./orderings.js";
 import { Renderer } from "./renderer.js";
+import { DepthChart } from "./chart.js";
+import { CODE, codeLine, exportTour, notation, readLink, writeLink } from "./share.js";
 import { ORDERINGS, SPEEDS } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
-const els = {
-  rows: $("rows"), cols: $("cols"), order: $("order"), orderNote: $("order-note"),
-  seed: $("seed"), seedField: $("seed-field"), closed: $("closed"), allTours: $("all-tours"),
-  budget: $("budget"), speed: $("speed"), speedOut: $("speed-out"),
-  play: $("play"), step: $("step"), skip: $("skip"), reset: $("reset"),
-  status: $("status"), startOut: $("start-out"), feasibility: $("feasibility"),
-  visits: $("visits"), backtracks: $("backtracks"), depth: $("depth"), elapsed: $("elapsed"),
-  tours: $("tours"), events: $("events"),
-  canvas: $("board"), frame: $("board-frame"), boardNote: $("board-note"),
-};
+const els = Object.fromEntries([
+  "board-box", "board-box-second", "rows", "cols", "order", "order-note", "seed", "seed-field", "closed", "all-tours", "budget",
+  "speed", "speed-out", "timeline", "timeline-out", "play", "step", "back", "skip", "reset",
+  "status", "announcer", "start-out", "feasibility", "visits", "backtracks", "depth", "elapsed",
+  "tours", "events", "board", "board-second", "board-frame", "lane-second", "caption-main",
+  "caption-second", "board-note", "mode", "hints", "degrees", "lesson", "code", "stack", "chart",
+  "analysis", "language", "help", "help-dialog", "copy-link", "export-json", "export-notation",
+  "export-png", "share-note",
+].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]));
 const MAX_SIDE = Number(els.rows.max);
-const READY = "Ready: click a square to choose where the knight starts, then press Play.";
-const count = (n) => n.toLocaleString("en");
+const EXAMPLE = { names: ["A", "B", "C", "D", "E", "F"], moves: [[1, 3], [2, 3], [], [4], [5], [2]] };
+const count = (n) => n.toLocaleString(currentLanguage() === "zh" ? "zh-CN" : "en");
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
 const page = {
+  mode: "board",
   state: "idle",
-  connected: false,
-  model: null,
-  run: null,        // the settings of the run whose events are shown, with its id
   start: 0,
   clock: { total: 0, since: null }, // elapsed search time, counted only while running
+  replaying: false,                 // playing back events already received
+  spoken: 0,                        // when the live region last spoke
 };
-const renderer = new Renderer(els.canvas, els.frame);
-const server = connect({ connection, started, events, progress, finished, error: say });
+
+function makeLane(name) {
+  const lane = new Lane({
+    connection: () => connection(),
+    started: (run) => started(lane, run),
+    changed: () => changed(lane),
+    progress: (snapshot) => progressed(lane, snapshot),
+    finished: (result) => finished(lane, result),
+    error: (message) => say(message),
+  });
+  lane.name = name;
+  return lane;
+}
+
+const main = makeLane("main");
+const second = makeLane("second"); // the other ordering, side by side
+const boardView = new Renderer(els.board, els.boardBox);
+const graphView = new GraphView(els.board, els.boardBox);
+const secondView = new Renderer(els.boardSecond, els.boardBoxSecond);
+boardView.setOverlay(() => overlay(main));
+secondView.setOverlay(() => overlay(second));
+const chart = new DepthChart(els.chart);
+
+function lanes() {
+  return page.mode === "compare" ? [main, second] : [main];
+}
+
+function viewOf(lane) {
+  if (lane === second) return secondView;
+  return page.mode === "example" ? graphView : boardView;
+}
+
+function show(lane) {
+  const v = viewOf(lane);
+  if (v === graphView) v.show(lane.model, EXAMPLE.names, EXAMPLE.moves);
+  else v.show(lane.model);
+  refresh();
+}
+
+// Settings.
 
 function speed() {
   return SPEEDS[Number(els.speed.value)];
@@ -40,20 +84,39 @@ function board() {
   return { rows: Number(els.rows.value), cols: Number(els.cols.value) };
 }
 
-/** Return the settings of a run as the server's 'start' takes them. */
-function settings(paused) {
+/** Return the settings of a run as the server's 'start' takes them, for one lane. */
+function settings(lane, paused) {
   const budget = els.budget.value === "" ? null : Number(els.budget.value);
-  return {
-    ...board(), start: page.start, order: els.order.value, speed: speed(), paused,
-    closed: els.closed.checked, all_tours: els.allTours.checked,
-    seed: Number(els.seed.value), budget,
+  const common = {
+    start: page.start, speed: speed(), paused, closed: els.closed.checked,
+    all_tours: els.allTours.checked, seed: Number(els.seed.value), budget,
   };
+  if (page.mode === "example") return { ...common, graph: "example", order: "naive", closed: false };
+  const order = page.mode === "compare" ? (lane === main ? "naive" : "warnsdorff") : els.order.value;
+  return { ...common, ...board(), order };
+}
+
+function moves(lane) {
+  if (page.mode === "example") return EXAMPLE.moves;
+  const m = lane.model;
+  if (lane.moves?.rows !== m.rows || lane.moves?.cols !== m.cols) {
+    lane.moves = Object.assign(knightMoves(m.rows, m.cols), { rows: m.rows, cols: m.cols });
+  }
+  return lane.moves;
 }
 
 function squareName(square) {
-  const { cols } = page.model;
-  return `square ${square} (row ${Math.floor(square / cols) + 1}, column ${(square % cols) + 1})`;
+  if (page.mode === "example") return t("vertex {name}", { name: EXAMPLE.names[square] });
+  const { cols } = main.model;
+  return t("square {n} (row {row}, column {col})",
+    { n: square, row: Math.floor(square / cols) + 1, col: (square % cols) + 1 });
 }
+
+function laneName(lane) {
+  return lane === main ? t("Naive") : t("Warnsdorff");
+}
+
+// Showing things.
 
 function say(message) {
   els.status.textContent = message;
@@ -68,198 +131,345 @@ function go(action) {
     page.clock.since = null;
   }
   showControls();
-  showCounters();
+  refresh();
+}
+
+function connected() {
+  return lanes().every((lane) => lane.server.connected());
 }
 
 function showControls() {
-  const v = view(page.state, page.connected);
-  els.play.textContent = v.play.label;
+  const v = view(page.state, connected());
+  const reviewing = page.mode !== "compare";
+  els.play.textContent = t(page.replaying || page.state === "playing" ? "Pause" : "Play");
   els.play.disabled = !v.play.enabled;
   els.play.setAttribute("aria-pressed", String(page.state === "playing"));
   els.step.disabled = !v.step.enabled;
-  els.skip.textContent = v.skip.label;
+  els.back.disabled = !reviewing || page.state === "skipping" || main.model.events <= main.timeline.first;
+  els.skip.textContent = t(v.skip.label);
   els.skip.disabled = !v.skip.enabled;
   els.reset.disabled = !v.reset.enabled;
+  els.timeline.disabled = !reviewing || page.state === "skipping";
   document.body.dataset.state = page.state;
+  document.body.dataset.mode = page.mode;
   if (page.state !== "finished") delete document.body.dataset.result;
 }
 
-let countersQueued = false;
-function showCounters() {
-  if (countersQueued) return;
-  countersQueued = true;
+let refreshQueued = false;
+/** Redraw the boards, counters and lesson panels on the next frame. */
+function refresh() {
+  if (refreshQueued) return;
+  refreshQueued = true;
   requestAnimationFrame(() => {
-    countersQueued = false;
-    const m = page.model;
-    els.visits.textContent = count(m.visits);
-    els.backtracks.textContent = count(m.backtracks);
-    els.depth.textContent = `${m.path.length} / ${m.squares}`;
-    els.tours.textContent = count(m.tours);
-    els.events.textContent = count(m.events);
-    const { total, since } = page.clock;
-    const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
-    els.elapsed.textContent = `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
-    if (page.clock.since !== null) showCounters(); // keep the clock ticking
+    refreshQueued = false;
+    showCounters();
+    showLesson();
+    for (const lane of lanes()) viewOf(lane).invalidate();
+    chart.draw();
+    if (page.clock.since !== null) refresh(); // keep the clock ticking
   });
 }
 
+function showCounters() {
+  const m = main.model;
+  els.visits.textContent = count(m.visits);
+  els.backtracks.textContent = count(m.backtracks);
+  els.depth.textContent = `${m.path.length} / ${m.squares}`;
+  els.tours.textContent = count(m.tours);
+  els.events.textContent = count(m.events);
+  const { total, since } = page.clock;
+  const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
+  els.elapsed.textContent = `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
+  const { first, head } = main.timeline;
+  els.timeline.min = String(first);
+  els.timeline.max = String(head);
+  els.timeline.value = String(m.events);
+  els.timelineOut.textContent = t("event {at} of {head} received", { at: count(m.events), head: count(head) });
+  els.back.disabled = page.mode === "compare" || page.state === "skipping" || m.events <= first;
+  for (const [lane, caption] of [[main, els.captionMain], [second, els.captionSecond]]) {
+    caption.textContent = page.mode !== "compare" ? "" : t(
+      "{name}: {visits} visits, {backtracks} backtracks, depth {depth} / {squares}",
+      { name: laneName(lane), visits: count(lane.model.visits), backtracks: count(lane.model.backtracks),
+        depth: lane.model.path.length, squares: lane.model.squares });
+  }
+}
+
+function stackOf(lane) {
+  const run = lane.run ?? { order: settings(lane).order, seed: Number(els.seed.value), ...board() };
+  return lane.model.path.length ? callStack(lane.model, moves(lane), run, lane.lastShown()) : [];
+}
+
+/** Return what the board draws over its squares: Warnsdorff's counts, the empty board's moves. */
+function overlay(lane) {
+  const m = lane.model;
+  const hints = els.hints.checked && page.mode !== "example" ? nextMoves(stackOf(lane), m, moves(lane)) : [];
+  const degrees = els.degrees.checked && page.mode !== "example" ? moves(lane).map((list) => list.length) : null;
+  return { hints, degrees };
+}
+
+/** Write a large number as mantissa × 10 to a power. */
+function scientific(x) {
+  const [mantissa, power] = x.toExponential(1).split("e");
+  const sup = (s) => [...s.replace("+", "")].map((ch) => "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"["0123456789-".indexOf(ch)]).join("");
+  return `${mantissa} × 10${sup(power)}`;
+}
+
+function showLesson() {
+  if (!els.lesson.checked) return;
+  const m = main.model;
+  const stack = stackOf(main);
+  const line = codeLine(main.lastShown());
+  els.code.querySelectorAll("span").forEach((span, i) => span.classList.toggle("now", i + 1 === line));
+  const name = page.mode === "example" ? (v) => EXAMPLE.names[v] : (v) => String(v);
+  const shown = stack.slice(-8).reverse();
+  els.stack.replaceChildren(...shown.map((level) => {
+    const li = document.createElement("li");
+    li.value = level.depth;
+    li.textContent = t("depth {depth}: {square}; to try: {rest}", {
+      depth: level.depth, square: name(level.square),
+      rest: level.toTry.length ? level.toTry.map(name).join(", ") : t("none"),
+    });
+    return li;
+  }));
+  if (stack.length > shown.length) {
+    const li = document.createElement("li");
+    li.className = "more";
+    li.textContent = t("… {n} more levels below", { n: stack.length - shown.length });
+    els.stack.append(li);
+  }
+  const { branching, nodes } = treeEstimate(moves(main));
+  els.analysis.textContent = t(
+    "The textbook's estimate of the search tree: {k} moves a square on average, to the power of " +
+    "{n} squares, is about {nodes} nodes. This search has explored {visits} of them so far.",
+    { k: branching.toFixed(2), n: m.squares, nodes: scientific(nodes), visits: count(m.visits) });
+}
+
+/** Let a screen reader hear the latest move, at most about once a second. */
+function announce(lane) {
+  const now = performance.now();
+  if (lane !== main || now - page.spoken < 1000) return;
+  const code = main.lastShown();
+  if (code === null) return;
+  page.spoken = now;
+  const where = (v) => page.mode === "example" ? EXAMPLE.names[v] : notation(v, main.model.rows, main.model.cols);
+  els.announcer.textContent = code === "found" ? t("Tour found.")
+    : code >= 0 ? t("Knight to {square}.", { square: where(code) })
+    : t("Back from {square}.", { square: where(-code - 1) });
+}
+
 function showOrdering() {
-  els.orderNote.textContent = ORDERINGS[els.order.value];
+  els.orderNote.textContent = t(ORDERINGS[els.order.value]);
   els.seedField.hidden = els.order.value !== "random";
 }
 
 function showFeasibility() {
   const { rows, cols } = board();
-  const why = whyNoTour(rows, cols, page.start, els.closed.checked);
-  els.feasibility.textContent = why && `${why} The search can still run, to show it.`;
-}
-
-function showModel(model) {
-  page.model = model;
-  renderer.show(model);
-  showCounters();
+  const why = page.mode === "example" ? "" : whyNoTour(rows, cols, page.start, els.closed.checked);
+  els.feasibility.textContent = why && `${t(why.text, why)} ${t("The search can still run, to show it.")}`;
 }
 
 function showIdle() {
   const { rows, cols } = board();
-  page.start = page.start < rows * cols ? page.start : 0;
-  page.run = null;
+  const squares = page.mode === "example" ? EXAMPLE.names.length : rows * cols;
+  page.start = page.start < squares ? page.start : 0;
   page.clock = { total: 0, since: null };
-  els.frame.style.setProperty("--aspect", `${cols} / ${rows}`);
-  showModel(createModel(rows, cols, page.start));
+  page.replaying = false;
+  const across = page.mode === "compare" ? 2 * cols : cols;
+  els.boardFrame.style.setProperty("--aspect", page.mode === "example" ? "1.6" : `${across} / ${rows}`);
+  els.laneSecond.hidden = page.mode !== "compare";
+  (page.mode === "example" ? boardView : graphView).hide();
+  for (const lane of [main, second]) {
+    lane.showEmpty(page.mode === "example" ? createModel(1, squares, page.start) : createModel(rows, cols, page.start));
+  }
+  for (const lane of lanes()) show(lane);
+  chart.clear(squares);
   els.startOut.textContent = squareName(page.start);
   showFeasibility();
+  writeLink(linkState());
   go("reset");
-  say(READY);
+  say(t("Ready: click a square to choose where the knight starts, then press Play."));
 }
 
-async function startRun(paused) {
-  const answer = await server.request("start", settings(paused));
-  return answer.ok;
-}
+// Lanes' news.
 
-// Server events.
-
-function connection(up) {
-  page.connected = up;
-  if (!up) {
+function connection() {
+  if (!connected()) {
     if (page.state !== "idle" && page.state !== "finished") go("reset");
-    say("Connection to the server lost; reconnecting…");
+    say(t("Connection to the server lost; reconnecting…"));
   } else if (page.state === "idle") {
-    say(READY);
+    say(t("Ready: click a square to choose where the knight starts, then press Play."));
   }
   showControls();
 }
 
-function started(run) {
-  page.run = run;
+function started(lane, run) {
+  show(lane);
+  if (lane !== main) return;
   page.clock = { total: 0, since: null };
-  showModel(createModel(run.rows, run.cols, run.start, run.closed));
+  chart.clear(lane.model.squares);
   go(run.paused ? "step" : "play");
-  say(run.paused ? "Paused: press Step to see the next move." : "Searching…");
+  say(t(run.paused ? "Paused: press Step to see the next move." : "Searching…"));
 }
 
-function events(batch) {
-  if (batch.run !== page.run?.run) return; // left over from a run that was replaced
-  const m = page.model;
-  for (const code of batch.events) apply(m, code);
-  renderer.invalidate();
-  showCounters();
+function changed(lane) {
+  if (lane === main && lane.atHead()) chart.sample(lane.model.events, lane.model.path.length);
+  announce(lane);
+  refresh();
 }
 
-function progress(snapshot) {
-  const run = page.run;
-  if (snapshot.run !== run?.run) return;
-  showModel(fromSnapshot(run.rows, run.cols, run.start, snapshot, run.closed));
+function progressed(lane, snapshot) {
+  show(lane);
+  if (lane !== main) return;
+  chart.sample(snapshot.events, snapshot.path.length);
   if (snapshot.skipping) {
-    say(`Skipping to the end: ${count(snapshot.events)} events so far, ` +
-        `${count(Math.round(snapshot.rate))} a second, depth ${snapshot.path.length} of ` +
-        `${page.model.squares}, ${snapshot.elapsed.toFixed(1)} s.`);
+    say(t("Skipping to the end: {events} events so far, {rate} a second, depth {depth} of {squares}, {seconds} s.", {
+      events: count(snapshot.events), rate: count(Math.round(snapshot.rate)),
+      depth: snapshot.path.length, squares: lane.model.squares, seconds: snapshot.elapsed.toFixed(1) }));
   } else {
     go("pause");
-    say(`Skip cancelled: paused after ${count(snapshot.events)} events. Play or Step to go on.`);
+    say(t("Skip cancelled: paused after {events} events. Play or Step to go on.", { events: count(snapshot.events) }));
   }
 }
 
-function finished(result) {
-  const run = page.run;
-  if (result.run !== run?.run) return;
-  const m = page.model;
-  // After a skip, or when every tour was sought, the board shows the result's own path.
-  const shown = result.tour && !result.path.length ? result.tour : result.path;
-  if (m.events !== result.events || shown !== result.path) {
-    const model = fromSnapshot(run.rows, run.cols, run.start, { ...result, path: shown }, run.closed);
-    model.justFound = result.found && shown.length === model.squares;
-    showModel(model);
-  }
+function finished(lane, result) {
+  show(lane);
+  if (!lanes().every((each) => each.result)) return;
   go("finish");
   document.body.dataset.result = result.stopped ? "stopped" : result.found ? "found" : "none";
-  say(describe(result, run));
+  say(lanes().map((each) => (page.mode === "compare" ? `${laneName(each)}: ` : "") + describe(each)).join(" "));
+  announce(main);
 }
 
 /** Say what a finished run found, in a sentence. */
-function describe(result, run) {
-  const tour = run.closed ? "closed tour" : "tour";
+function describe(lane) {
+  const { result, run } = lane;
+  const closed = run.closed;
   const where = squareName(run.start);
-  const effort = `${count(result.visits)} visits and ${count(result.backtracks)} backtracks`;
+  const counts = { visits: count(result.visits), backtracks: count(result.backtracks),
+    events: count(result.events), tours: count(result.tours), where, squares: lane.model.squares };
   if (result.stopped) {
-    const sofar = result.tours ? `${count(result.tours)} ${tour}s found so far` : `no ${tour} found yet`;
-    return `Stopped after ${count(result.events)} steps (the step budget): ${sofar}.`;
+    return t(result.tours ? "Stopped after {events} steps (the step budget): {tours} tours found so far."
+      : "Stopped after {events} steps (the step budget): no tour found yet.", counts);
   }
-  if (run.all_tours) {
-    if (!result.tours) return `No ${tour} exists from ${where}: the search tried every path (${effort}).`;
-    return `Found ${count(result.tours)} ${tour}${result.tours > 1 ? "s" : ""} from ${where} ` +
-           `after trying every path (${effort}); the board shows the last one.`;
+  if (run.all_tours && result.tours) {
+    return t(closed ? "Found {tours} closed tours from {where} after trying every path ({visits} visits and {backtracks} backtracks); the board shows the last one."
+      : "Found {tours} tours from {where} after trying every path ({visits} visits and {backtracks} backtracks); the board shows the last one.", counts);
   }
   if (result.found) {
-    return `${run.closed ? "Closed tour" : "Tour"} found: the knight visited all ` +
-           `${page.model.squares} squares, after ${effort}.`;
+    return t(closed ? "Closed tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
+      : "Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks.", counts);
   }
-  return `No ${tour} exists from ${where}: the search tried every path (${effort}).`;
+  return t(closed ? "No closed tour exists from {where}: the search tried every path ({visits} visits and {backtracks} backtracks)."
+    : "No tour exists from {where}: the search tried every path ({visits} visits and {backtracks} backtracks).", counts);
 }
 
 // User actions.
 
+const ready = () => page.state === "idle" || page.state === "finished";
+
+async function startAll(paused) {
+  const begun = await Promise.all(lanes().map((lane) => lane.start(settings(lane, paused))));
+  return begun.every(Boolean);
+}
+
+async function sendAll(event, payload) {
+  const answers = await Promise.all(lanes().map((lane) => lane.send(event, payload)));
+  return answers.every(Boolean);
+}
+
 async function playOrPause() {
-  if (!page.connected) return;
-  if (page.state === "idle" || page.state === "finished") {
-    await startRun(false);
+  if (!connected()) return;
+  if (page.replaying) { stopReplay(); return; }
+  if (!main.atHead() && page.mode !== "compare") { replay(); return; }
+  if (ready()) {
+    await startAll(false);
   } else if (page.state === "playing") {
-    if ((await server.request("pause")).ok) { go("pause"); say("Paused."); }
-  } else if (page.state === "paused" && (await server.request("resume")).ok) {
+    if (await sendAll("pause")) { go("pause"); say(t("Paused.")); }
+  } else if (page.state === "paused" && (await sendAll("resume"))) {
     go("play");
-    say("Searching…");
+    say(t("Searching…"));
   }
+}
+
+async function pauseRun() {
+  if (page.replaying) stopReplay();
+  if (page.state === "playing" && (await sendAll("pause"))) go("pause");
 }
 
 async function step() {
-  if (!page.connected || page.state === "skipping") return;
-  if (page.state === "idle" || page.state === "finished") {
-    if (!(await startRun(true))) return;
+  if (!connected() || page.state === "skipping") return;
+  if (page.mode !== "compare" && !main.atHead()) {
+    await pauseRun();
+    main.forward();
+    return changed(main);
   }
-  if ((await server.request("step")).ok && page.state !== "finished") {
+  if (page.state === "finished" && main.atHead() && page.mode !== "compare") return;
+  if (ready() && !(await startAll(true))) return;
+  if ((await sendAll("step")) && page.state !== "finished") {
     go("step");
-    say("Paused: press Step to see the next move.");
+    say(t("Paused: press Step to see the next move."));
   }
 }
 
+async function stepBack() {
+  if (page.mode === "compare" || page.state === "skipping") return;
+  await pauseRun();
+  if (main.back()) {
+    chart.rewind(main.model.events);
+    say(t("Stepped back to event {at}: Step or Play to go forward again.", { at: count(main.model.events) }));
+    changed(main);
+  }
+}
+
+async function seek(target) {
+  if (page.mode === "compare" || page.state === "skipping") return;
+  await pauseRun();
+  main.seek(target);
+  chart.rewind(main.model.events);
+  show(main);
+}
+
+/** Play back the events already received, at the chosen speed, then go on live. */
+function replay() {
+  page.replaying = true;
+  if (page.state === "playing") sendAll("pause");
+  showControls();
+  let last = performance.now(), credit = 0;
+  const tick = (now) => {
+    if (!page.replaying) return;
+    const s = speed();
+    credit += s ? ((now - last) / 1000) * s : Infinity;
+    last = now;
+    while (credit >= 1 && main.forward()) credit -= 1;
+    changed(main);
+    if (!main.atHead()) { requestAnimationFrame(tick); return; }
+    stopReplay();
+    if (page.state === "paused") playOrPause(); // caught up: the live search goes on
+  };
+  requestAnimationFrame(tick);
+}
+
+function stopReplay() {
+  page.replaying = false;
+  showControls();
+}
+
 async function skip() {
-  if (!page.connected) return;
+  if (!connected()) return;
   if (page.state === "skipping") {
-    await server.request("pause"); // the server answers with a last progress report
+    await sendAll("pause"); // the server answers with a last progress report
     return;
   }
-  if (page.state === "idle" || page.state === "finished") {
-    if (!(await startRun(true))) return;
-  }
-  if ((await server.request("skip")).ok && page.state !== "finished") {
+  if (page.replaying) stopReplay();
+  if (ready() && !(await startAll(true))) return;
+  if ((await sendAll("skip")) && page.state !== "finished") {
     go("skip");
-    say("Skipping to the end…");
+    say(t("Skipping to the end…"));
   }
 }
 
 function reset() {
-  if (page.state !== "idle" && page.connected) server.request("stop");
+  if (page.state !== "idle" && connected()) sendAll("stop");
   showIdle();
 }
 
@@ -267,36 +477,130 @@ function changeBoard(input) {
   const value = Math.round(Number(input.value));
   const clamped = Math.min(MAX_SIDE, Math.max(1, Number.isFinite(value) ? value : 1));
   els.boardNote.textContent = clamped === value ? "" :
-    `Boards have 1 to ${MAX_SIDE} rows and columns; ${input.value || "that"} became ${clamped}.`;
+    t("Boards have 1 to {max} rows and columns; {typed} became {value}.",
+      { max: MAX_SIDE, typed: input.value || "?", value: clamped });
   input.value = String(clamped);
   reset();
 }
 
 function changeSpeed() {
   const s = speed();
-  els.speedOut.textContent = s ? `${count(s)} moves/s` : "Fastest";
-  renderer.setSpeed(s);
-  if (page.state === "playing" || page.state === "paused") server.request("speed", { speed: s });
+  els.speedOut.textContent = s ? t("{n} moves/s", { n: count(s) }) : t("Fastest");
+  for (const v of [boardView, secondView]) v.setSpeed(s);
+  if (page.state === "playing" || page.state === "paused") sendAll("speed", { speed: s });
+  writeLink(linkState());
+}
+
+function nudgeSpeed(by) {
+  const value = Math.min(Number(els.speed.max), Math.max(0, Number(els.speed.value) + by));
+  els.speed.value = String(value);
+  changeSpeed();
 }
 
 function changeNumber(input, low, high) {
-  if (input.value === "" && input === els.budget) return reset();
-  const value = Math.round(Number(input.value));
-  input.value = String(Math.min(high, Math.max(low, Number.isFinite(value) ? value : low)));
+  if (input.value !== "" || input !== els.budget) {
+    const value = Math.round(Number(input.value));
+    input.value = String(Math.min(high, Math.max(low, Number.isFinite(value) ? value : low)));
+  }
   reset();
 }
 
 function chooseStart(event) {
-  const square = renderer.squareAt(event.clientX, event.clientY);
+  if (page.mode === "example") return;
+  const square = boardView.squareAt(event.clientX, event.clientY);
   if (square < 0) return;
   page.start = square;
   reset();
 }
 
+function changeMode() {
+  page.mode = els.mode.value;
+  if (page.mode === "example") page.start = 0;
+  reset();
+}
+
+function linkState() {
+  return {
+    mode: page.mode, ...board(), start: page.start, order: els.order.value, seed: els.seed.value,
+    closed: els.closed.checked, all: els.allTours.checked, budget: els.budget.value,
+    speed: speed(),
+  };
+}
+
+function applyLink() {
+  const link = readLink();
+  if (!link) return;
+  const pick = (value, low, high, fallback) =>
+    Number.isInteger(value) && value >= low && value <= high ? value : fallback;
+  els.rows.value = String(pick(link.rows, 1, MAX_SIDE, 5));
+  els.cols.value = String(pick(link.cols, 1, MAX_SIDE, 5));
+  page.start = pick(link.start, 0, Number(els.rows.value) * Number(els.cols.value) - 1, 0);
+  if (link.order in ORDERINGS) els.order.value = link.order;
+  if (["board", "compare", "example"].includes(link.mode)) els.mode.value = page.mode = link.mode;
+  els.seed.value = String(pick(link.seed, 0, Number(els.seed.max), Number(els.seed.value)));
+  els.closed.checked = link.closed === true;
+  els.allTours.checked = link.all === true;
+  els.budget.value = link.budget ? String(pick(link.budget, 1, Number(els.budget.max), "")) : "";
+  const position = SPEEDS.indexOf(link.speed);
+  if (position >= 0) els.speed.value = String(position);
+}
+
+async function share(kind) {
+  const m = main.model;
+  const result = exportTour(kind, m, main.run ?? settings(main), boardView.canvas);
+  if (kind === "link") {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      els.shareNote.textContent = t("Link copied: it opens the page set up as it is now.");
+    } catch {
+      els.shareNote.textContent = t("Copy this address to share the page as it is now: {url}", { url: location.href });
+    }
+    return;
+  }
+  els.shareNote.textContent = t(result);
+}
+
+function onKey(event) {
+  // Keys typed into a field belong to it, and Space or Enter on a button presses that button.
+  if (event.target.closest("input, select, textarea, dialog") || event.altKey || event.ctrlKey || event.metaKey) return;
+  const onButton = event.target.closest("button");
+  const actions = {
+    " ": onButton ? null : playOrPause,
+    ArrowRight: step,
+    ArrowLeft: stepBack,
+    "+": () => nudgeSpeed(1),
+    "=": () => nudgeSpeed(1),
+    "-": () => nudgeSpeed(-1),
+    Home: () => seek(main.timeline.first),
+    End: () => seek(main.timeline.head),
+    r: reset,
+    R: reset,
+    "?": () => els.helpDialog.showModal(),
+  };
+  const action = actions[event.key];
+  if (!action) return;
+  event.preventDefault();
+  action();
+}
+
+function changeLanguage() {
+  setLanguage(els.language.value);
+  showOrdering();
+  showControls();
+  changeSpeed();
+  els.startOut.textContent = squareName(page.start);
+  showFeasibility();
+  if (page.state === "idle") say(t("Ready: click a square to choose where the knight starts, then press Play."));
+  else if (page.state === "finished") say(lanes().map((each) => describe(each)).join(" "));
+  refresh();
+}
+
 els.play.addEventListener("click", playOrPause);
 els.step.addEventListener("click", step);
+els.back.addEventListener("click", stepBack);
 els.skip.addEventListener("click", skip);
 els.reset.addEventListener("click", reset);
+els.timeline.addEventListener("input", () => seek(Number(els.timeline.value)));
 els.rows.addEventListener("change", () => changeBoard(els.rows));
 els.cols.addEventListener("change", () => changeBoard(els.cols));
 els.order.addEventListener("change", () => { showOrdering(); reset(); });
@@ -304,23 +608,35 @@ els.seed.addEventListener("change", () => changeNumber(els.seed, 0, Number(els.s
 els.budget.addEventListener("change", () => changeNumber(els.budget, 1, Number(els.budget.max)));
 els.closed.addEventListener("change", reset);
 els.allTours.addEventListener("change", reset);
+els.mode.addEventListener("change", changeMode);
 els.speed.addEventListener("input", changeSpeed);
-els.canvas.addEventListener("click", chooseStart);
-document.addEventListener("keydown", (event) => {
-  // Keys typed into a field belong to it, and Space on a button presses that button.
-  if (event.target.closest("input, select, textarea") || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.key === " " && !event.target.closest("button")) { event.preventDefault(); playOrPause(); }
-  else if (event.key === "ArrowRight") { event.preventDefault(); step(); }
-});
+for (const box of [els.hints, els.degrees]) box.addEventListener("change", refresh);
+els.lesson.addEventListener("change", () => { document.body.dataset.lesson = String(els.lesson.checked); refresh(); });
+els.board.addEventListener("click", chooseStart);
+els.help.addEventListener("click", () => els.helpDialog.showModal());
+els.language.addEventListener("change", changeLanguage);
+els.copyLink.addEventListener("click", () => share("link"));
+els.exportJson.addEventListener("click", () => share("json"));
+els.exportNotation.addEventListener("click", () => share("notation"));
+els.exportPng.addEventListener("click", () => share("png"));
+document.addEventListener("keydown", onKey);
+reducedMotion.addEventListener("change", () => boardView.setReducedMotion(reducedMotion.matches));
 
+els.code.replaceChildren(...CODE.map((text) => Object.assign(document.createElement("span"), { textContent: `${text}\n` })));
 els.seed.value = String(Math.floor(Math.random() * 1e6)); // shown, and settable, for repeat runs
+els.language.value = preferredLanguage();
+setLanguage(els.language.value);
+boardView.setReducedMotion(reducedMotion.matches);
+document.body.dataset.lesson = "true";
+applyLink();
 showOrdering();
 changeSpeed();
 showIdle();
 
 // Read-only handle for the browser console and the browser tests.
 window.knightsTour = Object.freeze({
-  get model() { return page.model; },
+  get model() { return main.model; },
+  get second() { return second.model; },
   get state() { return page.state; },
   whyNoTour,
 });

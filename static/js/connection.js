@@ -5,7 +5,8 @@ const ANSWER_MS = 5000;
 
 /** Connect, route the server's events to handlers and return a request function. */
 export function connect(handlers) {
-  const socket = io();
+  // Each lane has a connection of its own, so the server gives each its own run.
+  const socket = io({ forceNew: true });
   socket.on("connect", () => handlers.connection(true));
   socket.on("disconnect", () => handlers.connection(false));
   socket.on("started", handlers.started);
@@ -21,6 +22,8 @@ export function connect(handlers) {
   socket.on("finished", handlers.finished);
   socket.on("error", (payload) => handlers.error(payload.message));
   return {
+    /** Tell whether the connection is up. */
+    connected: () => socket.connected,
     /** Send a request and resolve with the server's answer, {ok, error?}. */
     request(event, payload) {
       return socket

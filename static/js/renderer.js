@@ -22,6 +22,8 @@ export class Renderer {
     this.flashes = new Map(); // square -> time it was backtracked from
     this.seenBacktracks = 0;
     this.frameRequested = false;
+    this.overlay = () => ({ hints: [], degrees: null });
+    this.reducedMotion = false;
     new ResizeObserver(() => this.resize()).observe(frame);
   }
 
@@ -34,6 +36,24 @@ export class Renderer {
     this.seenBacktracks = model.backtracks;
     if (old && old.rows === model.rows && old.cols === model.cols) this.invalidate();
     else this.resize();
+  }
+
+  /** Stop drawing (another view uses the canvas). */
+  hide() {
+    this.model = null;
+  }
+
+  /**
+   * Draw what overlay(model) returns with each frame: the moves still to try ({square, rank,
+   * onward}) and the moves from each square on an empty board (or null).
+   */
+  setOverlay(overlay) {
+    this.overlay = overlay;
+  }
+
+  /** Draw without gliding or fading, for users who ask for less motion. */
+  setReducedMotion(reduced) {
+    this.reducedMotion = reduced;
   }
 
   /** Note the speed, which decides whether the knight glides or jumps. */
@@ -92,6 +112,7 @@ export class Renderer {
     const animating = this.moveKnight(now);
     this.drawPath(now);
     this.drawNumbers();
+    this.drawOverlay();
     this.drawKnight(now);
     if (animating || this.flashes.size) this.invalidate();
   }
@@ -118,7 +139,7 @@ export class Renderer {
     const flashed = this.flashes.get(s);
     if (flashed !== undefined) {
       // Fades to white; the cross tells it apart from the current square by more than hue.
-      const fade = 1 - (now - flashed) / STYLE.backtrackMs;
+      const fade = this.reducedMotion ? 1 : 1 - (now - flashed) / STYLE.backtrackMs;
       ctx.globalAlpha = Math.max(0, fade);
       ctx.fillStyle = STYLE.backtrack;
       ctx.fillRect(x, y, c, c);
@@ -203,13 +224,44 @@ export class Renderer {
     }
   }
 
+  drawOverlay() {
+    const m = this.model, ctx = this.ctx, c = this.cell;
+    const { hints, degrees } = this.overlay(m);
+    const big = Math.floor(c * 0.34), small = Math.floor(c * 0.22);
+    if (big < 7) return;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    if (degrees) {
+      ctx.font = STYLE.font.replace("{size}", big);
+      ctx.fillStyle = STYLE.degree;
+      degrees.forEach((n, s) => {
+        if (!m.numbers[s]) ctx.fillText(String(n), (s % m.cols + 0.5) * c, (Math.floor(s / m.cols) + 0.55) * c);
+      });
+    }
+    for (const { square, rank, onward } of hints) {
+      const x = (square % m.cols) * c, y = Math.floor(square / m.cols) * c;
+      ctx.setLineDash([c * 0.1, c * 0.07]);
+      ctx.strokeStyle = STYLE.hint;
+      ctx.lineWidth = Math.max(1.5, c * 0.04);
+      ctx.strokeRect(x + c * 0.1, y + c * 0.1, c * 0.8, c * 0.8);
+      ctx.setLineDash([]);
+      ctx.fillStyle = STYLE.square;
+      ctx.fillRect(x + c * 0.3, y + c * 0.33, c * 0.4, c * 0.4);
+      ctx.fillStyle = STYLE.hint;
+      ctx.font = STYLE.font.replace("{size}", big);
+      ctx.fillText(String(onward), x + c * 0.5, y + c * 0.55);
+      ctx.font = STYLE.font.replace("{size}", small);
+      ctx.fillText(`#${rank}`, x + c * 0.78, y + c * 0.2);
+    }
+  }
+
   /** Aim the knight at its square, gliding at slow speeds; return whether it is moving. */
   moveKnight(now) {
     const target = knightSquare(this.model);
     if (target < 0) return false;
     const k = this.knight;
     if (!k || k.to !== target) {
-      const glides = this.speed > 0 && this.speed < STYLE.glideMinSpeed && k;
+      const glides = this.speed > 0 && this.speed < STYLE.glideMinSpeed && k && !this.reducedMotion;
       const from = k ? this.knightAt(now) : this.centre(target);
       const ms = glides ? Math.min(STYLE.glideMaxMs, 700 / this.speed) : 0;
       this.knight = { from, to: target, t0: now, ms };

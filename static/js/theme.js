@@ -12,6 +12,8 @@ export const STYLE = {
   backtrackMs: 650,           // how long a backtracked square keeps fading to white
   path: "rgba(20, 60, 140, 0.65)",
   closing: "rgba(20, 60, 140, 0.85)",
+  hint: "#0b5cad",             // a move still to try, with its onward moves
+  degree: "#a3a8ae",           // the moves from each square on an empty board
   knight: "#14181c",
   knightEdge: "#ffffff",
   glideMaxMs: 260,            // the knight glides at slow speeds ...

@@ -72,7 +72,7 @@ def test_pause_and_step(page):
     page.wait_for_timeout(400)
     assert int(counter(page, "visits")) + int(counter(page, "backtracks")) == before
     for n in (1, 2, 3):
-        page.get_by_role("button", name="Step").click()
+        page.get_by_role("button", name="Step", exact=True).click()
         expect(page.locator("#visits")).to_have_text(re.compile(r"\d+"))
         page.wait_for_function(
             f"() => knightsTour.model.visits + knightsTour.model.backtracks === {before + n}"
@@ -82,10 +82,10 @@ def test_pause_and_step(page):
 
 
 def test_step_from_the_start_shows_the_first_move(page):
-    page.get_by_role("button", name="Step").click()
+    page.get_by_role("button", name="Step", exact=True).click()
     expect(page.locator("#visits")).to_have_text("1")
     expect(page.locator("#depth")).to_have_text("1 / 25")
-    page.get_by_role("button", name="Step").click()
+    page.get_by_role("button", name="Step", exact=True).click()
     expect(page.locator("#visits")).to_have_text("2")
     expect(page.get_by_role("status")).to_contain_text("Paused")
 

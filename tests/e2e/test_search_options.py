@@ -90,7 +90,7 @@ def test_skip_shows_progress_and_can_be_cancelled(page):
     page.get_by_role("button", name="Cancel skip").click()
     expect(page.get_by_role("status")).to_contain_text("Skip cancelled")
     events = page.evaluate("() => knightsTour.model.events")
-    page.get_by_role("button", name="Step").click()
+    page.get_by_role("button", name="Step", exact=True).click()
     page.wait_for_function(f"() => knightsTour.model.events === {events + 1}")
     page.screenshot(path=str(__import__("pathlib").Path(__file__).parent.parent / "artifacts" / "skip_cancelled.png"))
 

@@ -1,0 +1,122 @@
+// One run as the page sees it: its own connection, the events received, and the model the
+// view shows (which can lag behind what was received, when the user steps back).
+import { connect } from "./connection.js";
+import { apply, createModel, fromSnapshot, undo } from "./model.js";
+import { Timeline } from "./timeline.js";
+
+export class Lane {
+  /**
+   * Open a connection for one run. hooks: connection(up), started(run), changed(), progress(snapshot),
+   * finished(result), error(message) - each called with this lane's news.
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.run = null;      // the settings of the run shown, with its id
+    this.result = null;   // the 'finished' of the run, once it has ended
+    this.model = createModel(1, 1, 0);
+    this.timeline = new Timeline();
+    this.server = connect({
+      connection: (up) => hooks.connection(up),
+      started: (run) => this.started(run),
+      events: (batch) => this.received(batch),
+      progress: (snapshot) => this.progressed(snapshot),
+      finished: (result) => this.ended(result),
+      error: (message) => hooks.error(message),
+    });
+  }
+
+  /** Show an empty board (or graph) before any run. */
+  showEmpty(model) {
+    this.run = null;
+    this.result = null;
+    this.model = model;
+    this.timeline.reset(0);
+  }
+
+  /** Ask the server for a run with these settings; resolve with whether it began. */
+  async start(settings) {
+    return (await this.server.request("start", settings)).ok;
+  }
+
+  /** Send a control request (pause, resume, step, skip, speed, stop); resolve with ok. */
+  async send(event, payload) {
+    return (await this.server.request(event, payload)).ok;
+  }
+
+  /** Tell whether the view shows everything received. */
+  atHead() {
+    return this.model.events === this.timeline.head;
+  }
+
+  /** Move the view one event forward through what was received; return whether it moved. */
+  forward() {
+    if (this.atHead()) return false;
+    apply(this.model, this.timeline.at(this.model.events));
+    return true;
+  }
+
+  /** Move the view one event back; return whether it moved. */
+  back() {
+    const at = this.model.events;
+    if (at <= this.timeline.first) return false;
+    undo(this.model, this.timeline.at(at - 1));
+    this.model.justFound = at - 1 > this.timeline.first && this.timeline.at(at - 2) === "found";
+    return true;
+  }
+
+  /** Move the view to event number target (within what is kept). */
+  seek(target) {
+    const goal = Math.max(this.timeline.first, Math.min(this.timeline.head, target));
+    while (this.model.events < goal) this.forward();
+    while (this.model.events > goal) this.back();
+  }
+
+  /** Return the wire code of the last event the view shows, or null. */
+  lastShown() {
+    const at = this.model.events;
+    return at > this.timeline.first ? this.timeline.at(at - 1) : null;
+  }
+
+  started(run) {
+    this.run = run;
+    this.result = null;
+    this.model = createModel(run.rows, run.cols, run.start, run.closed);
+    this.timeline.reset(0);
+    this.hooks.started(run);
+  }
+
+  received(batch) {
+    if (batch.run !== this.run?.run) return; // left over from a run that was replaced
+    const following = this.atHead();
+    this.timeline.push(batch.events);
+    if (following) {
+      for (const code of batch.events) apply(this.model, code);
+    }
+    this.hooks.changed(batch.events.length);
+  }
+
+  /** Replace the model with a server snapshot: the events in between were not received. */
+  adopt(snapshot, path = snapshot.path) {
+    const { rows, cols, start, closed } = this.run;
+    this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
+    this.timeline.reset(snapshot.events);
+  }
+
+  progressed(snapshot) {
+    if (snapshot.run !== this.run?.run) return;
+    this.adopt(snapshot);
+    this.hooks.progress(snapshot);
+  }
+
+  ended(result) {
+    if (result.run !== this.run?.run) return;
+    this.result = result;
+    // After a skip, or when every tour was sought, the board shows the result's own path.
+    const shown = result.tour && !result.path.length ? result.tour : result.path;
+    if (this.timeline.head !== result.events || shown !== result.path) {
+      this.adopt(result, shown);
+      this.model.justFound = result.found && shown.length === this.model.squares;
+    }
+    this.hooks.finished(result);
+  }
+}
