@@ -33,7 +33,7 @@ const page = {
   start: 0,
   clock: { total: 0, since: null }, // elapsed search time, counted only while running
   replaying: false,                 // playing back events already received
-  spoken: 0,                        // when the live region last spoke
+  spoken: -Infinity,                // when the live region last spoke
 };
 
 function makeLane(name) {
@@ -245,9 +245,9 @@ function showLesson() {
 }
 
 /** Let a screen reader hear the latest move, at most about once a second. */
-function announce(lane) {
+function announce(lane, always = false) {
   const now = performance.now();
-  if (lane !== main || now - page.spoken < 1000) return;
+  if (lane !== main || (!always && now - page.spoken < 1000)) return;
   const code = main.lastShown();
   if (code === null) return;
   page.spoken = now;
@@ -337,7 +337,7 @@ function finished(lane, result) {
   go("finish");
   document.body.dataset.result = result.stopped ? "stopped" : result.found ? "found" : "none";
   say(lanes().map((each) => (page.mode === "compare" ? `${laneName(each)}: ` : "") + describe(each)).join(" "));
-  announce(main);
+  announce(main, true);
 }
 
 /** Say what a finished run found, in a sentence. */
@@ -354,6 +354,12 @@ function describe(lane) {
   if (run.all_tours && result.tours) {
     return t(closed ? "Found {tours} closed tours from {where} after trying every path ({visits} visits and {backtracks} backtracks); the board shows the last one."
       : "Found {tours} tours from {where} after trying every path ({visits} visits and {backtracks} backtracks); the board shows the last one.", counts);
+  }
+  if (page.mode === "example" && result.found) {
+    return t(result.backtracks === 1
+      ? "Path found through all {squares} vertices, {names}, after {visits} visits and 1 backtrack."
+      : "Path found through all {squares} vertices, {names}, after {visits} visits and {backtracks} backtracks.",
+    { ...counts, names: result.path.map((v) => EXAMPLE.names[v]).join(", ") });
   }
   if (result.found) {
     return t(closed ? "Closed tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
@@ -638,5 +644,8 @@ window.knightsTour = Object.freeze({
   get model() { return main.model; },
   get second() { return second.model; },
   get state() { return page.state; },
+  get reducedMotion() { return boardView.reducedMotion; },
+  overlay: () => overlay(main),
+  depthSamples: () => chart.depths.slice(),
   whyNoTour,
 });
