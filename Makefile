@@ -41,9 +41,11 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# Browser tests drive Debian's Chromium; Playwright's own browser download is not used.
+# Browser tests drive Debian's Chromium; Playwright's own browser download is not used. A CJK
+# font lets the Chinese page render (and its screenshots show) real characters.
 chromium:
-	@[ -x "$(CHROMIUM)" ] || { $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium; }
+	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || { \
+	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium fonts-wqy-microhei; }
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache tests/artifacts

@@ -14,7 +14,7 @@ import { ORDERINGS, SPEEDS } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
 const els = Object.fromEntries([
-  "board-box", "board-box-second", "rows", "cols", "order", "order-note", "seed", "seed-field", "closed", "all-tours", "budget",
+  "board-box", "board-box-second", "rows", "cols", "start", "order", "order-note", "seed", "seed-field", "closed", "all-tours", "budget",
   "speed", "speed-out", "timeline", "timeline-out", "play", "step", "back", "skip", "reset",
   "status", "announcer", "start-out", "feasibility", "visits", "backtracks", "depth", "elapsed",
   "tours", "events", "board", "board-second", "board-frame", "lane-second", "caption-main",
@@ -40,7 +40,7 @@ function makeLane(name) {
   const lane = new Lane({
     connection: () => connection(),
     started: (run) => started(lane, run),
-    changed: () => changed(lane),
+    changed: (news) => changed(lane, news),
     progress: (snapshot) => progressed(lane, snapshot),
     finished: (result) => finished(lane, result),
     error: (message) => say(message),
@@ -227,7 +227,7 @@ function showLesson() {
     li.value = level.depth;
     li.textContent = t("depth {depth}: {square}; to try: {rest}", {
       depth: level.depth, square: name(level.square),
-      rest: level.toTry.length ? level.toTry.map(name).join(", ") : t("none"),
+      rest: level.toTry.length ? level.toTry.map(name).join(t(", ")) : t("none"),
     });
     return li;
   }));
@@ -265,7 +265,7 @@ function showOrdering() {
 function showFeasibility() {
   const { rows, cols } = board();
   const why = page.mode === "example" ? "" : whyNoTour(rows, cols, page.start, els.closed.checked);
-  els.feasibility.textContent = why && `${t(why.text, why)} ${t("The search can still run, to show it.")}`;
+  els.feasibility.textContent = why ? t("{why} The search can still run, to show it.", { why: t(why.text, why) }) : "";
 }
 
 function showIdle() {
@@ -284,10 +284,12 @@ function showIdle() {
   for (const lane of lanes()) show(lane);
   chart.clear(squares);
   els.startOut.textContent = squareName(page.start);
+  els.start.max = String(squares - 1);
+  els.start.value = String(page.start);
   showFeasibility();
   writeLink(linkState());
   go("reset");
-  say(t("Ready: click a square to choose where the knight starts, then press Play."));
+  say(t(connected() ? "Ready: click a square to choose where the knight starts, then press Play." : "Connecting…"));
 }
 
 // Lanes' news.
@@ -311,8 +313,17 @@ function started(lane, run) {
   say(t(run.paused ? "Paused: press Step to see the next move." : "Searching…"));
 }
 
-function changed(lane) {
-  if (lane === main && lane.atHead()) chart.sample(lane.model.events, lane.model.path.length);
+/** Note what a lane received (news: {first, depth, codes} when the view follows it). */
+function changed(lane, news) {
+  if (lane === main && news) {
+    // Up to about 64 samples a batch: every event of a slow stream, a sketch of a fast one.
+    const every = Math.max(1, Math.floor(news.codes.length / 64));
+    let depth = news.depth;
+    news.codes.forEach((code, i) => {
+      if (code !== "found") depth += code >= 0 ? 1 : -1;
+      if (i % every === every - 1 || i === news.codes.length - 1) chart.sample(news.first + i + 1, depth);
+    });
+  }
   announce(lane);
   refresh();
 }
@@ -336,8 +347,14 @@ function finished(lane, result) {
   if (!lanes().every((each) => each.result)) return;
   go("finish");
   document.body.dataset.result = result.stopped ? "stopped" : result.found ? "found" : "none";
-  say(lanes().map((each) => (page.mode === "compare" ? `${laneName(each)}: ` : "") + describe(each)).join(" "));
+  say(outcome());
   announce(main, true);
+}
+
+/** Say what the finished runs found: one sentence, or one for each side of a race. */
+function outcome() {
+  if (page.mode !== "compare") return describe(main);
+  return lanes().map((each) => t("{name}: {outcome}", { name: laneName(each), outcome: describe(each) })).join(" ");
 }
 
 /** Say what a finished run found, in a sentence. */
@@ -359,7 +376,7 @@ function describe(lane) {
     return t(result.backtracks === 1
       ? "Path found through all {squares} vertices, {names}, after {visits} visits and 1 backtrack."
       : "Path found through all {squares} vertices, {names}, after {visits} visits and {backtracks} backtracks.",
-    { ...counts, names: result.path.map((v) => EXAMPLE.names[v]).join(", ") });
+    { ...counts, names: result.path.map((v) => EXAMPLE.names[v]).join(t(", ")) });
   }
   if (result.found) {
     return t(closed ? "Closed tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
@@ -519,6 +536,12 @@ function chooseStart(event) {
   reset();
 }
 
+function typeStart() {
+  const value = Math.round(Number(els.start.value));
+  page.start = Number.isFinite(value) ? Math.min(Number(els.start.max), Math.max(0, value)) : 0;
+  reset();
+}
+
 function changeMode() {
   page.mode = els.mode.value;
   if (page.mode === "example") page.start = 0;
@@ -597,7 +620,7 @@ function changeLanguage() {
   els.startOut.textContent = squareName(page.start);
   showFeasibility();
   if (page.state === "idle") say(t("Ready: click a square to choose where the knight starts, then press Play."));
-  else if (page.state === "finished") say(lanes().map((each) => describe(each)).join(" "));
+  else if (page.state === "finished") say(outcome());
   refresh();
 }
 
@@ -619,6 +642,7 @@ els.speed.addEventListener("input", changeSpeed);
 for (const box of [els.hints, els.degrees]) box.addEventListener("change", refresh);
 els.lesson.addEventListener("change", () => { document.body.dataset.lesson = String(els.lesson.checked); refresh(); });
 els.board.addEventListener("click", chooseStart);
+els.start.addEventListener("change", typeStart);
 els.help.addEventListener("click", () => els.helpDialog.showModal());
 els.language.addEventListener("change", changeLanguage);
 els.copyLink.addEventListener("click", () => share("link"));

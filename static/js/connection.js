@@ -29,7 +29,7 @@ export function connect(handlers) {
       return socket
         .timeout(ANSWER_MS)
         .emitWithAck(event, payload)
-        .catch(() => ({ ok: false, error: "The server did not answer; check the connection." }));
+        .catch(() => ({ ok: false, timedOut: true }));
     },
   };
 }

@@ -3,6 +3,7 @@
 import { connect } from "./connection.js";
 import { apply, createModel, fromSnapshot, undo } from "./model.js";
 import { Timeline } from "./timeline.js";
+import { t } from "./i18n.js";
 
 export class Lane {
   /**
@@ -34,13 +35,15 @@ export class Lane {
   }
 
   /** Ask the server for a run with these settings; resolve with whether it began. */
-  async start(settings) {
-    return (await this.server.request("start", settings)).ok;
+  start(settings) {
+    return this.send("start", settings);
   }
 
-  /** Send a control request (pause, resume, step, skip, speed, stop); resolve with ok. */
+  /** Send a request (start, pause, resume, step, skip, speed, stop); resolve with its ok. */
   async send(event, payload) {
-    return (await this.server.request(event, payload)).ok;
+    const answer = await this.server.request(event, payload);
+    if (answer.timedOut) this.hooks.error(t("The server did not answer; check the connection."));
+    return answer.ok;
   }
 
   /** Tell whether the view shows everything received. */
@@ -88,11 +91,12 @@ export class Lane {
   received(batch) {
     if (batch.run !== this.run?.run) return; // left over from a run that was replaced
     const following = this.atHead();
+    const first = this.model.events, depth = this.model.path.length;
     this.timeline.push(batch.events);
     if (following) {
       for (const code of batch.events) apply(this.model, code);
     }
-    this.hooks.changed(batch.events.length);
+    this.hooks.changed(following ? { first, depth, codes: batch.events } : null);
   }
 
   /** Replace the model with a server snapshot: the events in between were not received. */

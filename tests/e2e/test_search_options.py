@@ -17,7 +17,7 @@ def play_fastest(page):
 def test_every_ordering_is_offered_with_an_explanation(page):
     ordering = page.get_by_label("Ordering")
     labels = ordering.locator("option").all_inner_texts()
-    assert labels == ["Naive", "Warnsdorff", "Warnsdorff with Roth's tie-break", "Random"]
+    assert labels == ["Naive", "Warnsdorff", "Warnsdorff + Roth's tie-break", "Random"]
     notes = set()
     for label in labels:
         ordering.select_option(label=label)
@@ -45,7 +45,7 @@ def test_random_runs_repeat_with_their_seed(page):
 
 def test_closed_tour_is_found_and_closed(page):
     set_board(page, 3, 10)
-    page.get_by_label("Ordering").select_option(label="Warnsdorff with Roth's tie-break")
+    page.get_by_label("Ordering").select_option(label="Warnsdorff + Roth's tie-break")
     page.get_by_label("Closed tours only").check()
     play_fastest(page)
     expect(page.get_by_role("status")).to_contain_text("Closed tour found", timeout=20_000)
@@ -107,8 +107,10 @@ def test_skip_to_the_end_matches_the_streamed_result(page):
 def test_a_hopeless_start_is_announced_before_the_search(page):
     click_square(page, 0, 1)
     expect(page.locator("#feasibility")).to_contain_text("row + column is even")
-    click_square(page, 0, 0)
+    page.get_by_label("Start square").fill("0")  # the keyboard's way to choose the start
+    page.get_by_label("Start square").dispatch_event("change")
     expect(page.locator("#feasibility")).to_be_hidden()
+    expect(page.locator("#start-out")).to_have_text("square 0 (row 1, column 1)")
     page.get_by_label("Closed tours only").check()
     expect(page.locator("#feasibility")).to_contain_text("even number of squares")
     page.get_by_label("Closed tours only").uncheck()
