@@ -39,7 +39,7 @@ def test_start_is_acknowledged_and_announced_then_streams(client):
     )
     assert packets[0]["args"][0] == {
         "run": answer["run"], **GOOD, "paused": False, "closed": False, "all_tours": False,
-        "seed": 0, "budget": None,
+        "seed": 0, "budget": None, "graph": "knight",
     }
     batches = [p["args"][0] for p in packets[1:]]
     expected = encode(list(knight_tour(knight_graph(5, 5), 0)))
