@@ -189,19 +189,14 @@ def main(argv=None):
             pure.append(time_pure(args.size, args.start))
     peer = repeated(args.repeat, lambda: time_textbook(args.size, args.start, args.order))
     peer_seconds = min(seconds for seconds, _ in peer)
-    peer_counts = peer[0][1]
-    print(f"Textbook:   {peer_counts[0]:,} visits + {peer_counts[1]:,} backtracks + "
-          f"{peer_counts[2]} found = {sum(peer_counts):,}")
-    if peer_counts != counts:
-        print("FAIL: the textbook's search did different work from ours; "
-              "the comparison would be meaningless", file=sys.stderr)
-        return 1
+    peers = [("Textbook:  ", "the textbook's search", peer[0][1])]
     if pure:
-        pure_counts = pure[0][1]
-        print(f"Pure loop:  {pure_counts[0]:,} visits + {pure_counts[1]:,} backtracks + "
-              f"{pure_counts[2]} found = {sum(pure_counts):,}")
-        if pure_counts != counts:
-            print("FAIL: the pure loop did different work from ours; "
+        peers.append(("Pure loop: ", "the pure loop", pure[0][1]))
+    for label, name, peer_counts in peers:
+        print(f"{label} {peer_counts[0]:,} visits + {peer_counts[1]:,} backtracks + "
+              f"{peer_counts[2]} found = {sum(peer_counts):,}")
+        if peer_counts != counts:
+            print(f"FAIL: {name} did different work from ours; "
                   "the comparison would be meaningless", file=sys.stderr)
             return 1
     floor_seconds = time_floor(events)

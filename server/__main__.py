@@ -13,8 +13,8 @@ def main(argv=None):
     parser.add_argument("--debug", action="store_true", help="reload on code changes")
     args = parser.parse_args(argv)
     app = create_app()
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"Knight's Tour Live: open http://{shown}:{args.port}/ in a browser", flush=True)
+    address = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Knight's Tour Live: open http://{address}:{args.port}/ in a browser", flush=True)
     socketio.run(
         app, host=args.host, port=args.port, debug=args.debug, allow_unsafe_werkzeug=True
     )

@@ -1,5 +1,7 @@
 """Graphs the search runs on: the knight's graph of a board and the textbook's example."""
 
+from .messages import shown
+
 # The textbook's move order; each vertex lists its neighbours in this order.
 KNIGHT_MOVES = ((-1, -2), (-1, 2), (-2, -1), (-2, 1), (1, -2), (1, 2), (2, -1), (2, 1))
 
@@ -29,7 +31,7 @@ class Graph:
     def index(self, vertex):
         """Return the number of a vertex given by name (or by number)."""
         if vertex not in self:
-            raise ValueError(f"vertex {vertex!r} is not in the graph")
+            raise ValueError(f"vertex {shown(vertex)} is not in the graph")
         return self._index[vertex] if self._index is not None else vertex
 
     def neighbors(self, vertex):
@@ -45,7 +47,7 @@ class Graph:
 def check_size(name, value):
     """Return value if it is a positive integer, else raise ValueError naming it."""
     if type(value) is not int or value < 1:
-        raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        raise ValueError(f"{name} must be a positive integer, not {shown(value)}")
     return value
 
 

@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from .messages import shown
 from .search import check_flag, check_order
 
 MAX_SIDE = 32
@@ -37,7 +38,7 @@ class RunOptions:
 def _fields(data, event, names):
     """Return the named fields of an event's payload, or raise ValueError."""
     if not isinstance(data, dict):
-        raise ValueError(f"'{event}' needs an object with {', '.join(names)}, not {data!r}")
+        raise ValueError(f"'{event}' needs an object with {', '.join(names)}, not {shown(data)}")
     missing = [name for name in names if name not in data]
     if missing:
         raise ValueError(f"'{event}' is missing {', '.join(missing)}")
@@ -47,7 +48,7 @@ def _fields(data, event, names):
 def _integer(name, value, low, high):
     """Return value if it is an integer from low to high, else raise ValueError."""
     if type(value) is not int or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {shown(value)}")
     return value
 
 
@@ -56,7 +57,7 @@ def _speed(value):
     if type(value) not in (int, float) or not 0 <= value <= MAX_SPEED:
         raise ValueError(
             f"speed must be a number of events per second from 0 (fastest) "
-            f"to {MAX_SPEED}, not {value!r}"
+            f"to {MAX_SPEED}, not {shown(value)}"
         )
     return value
 
@@ -65,12 +66,12 @@ def parse_start(data):
     """Check the payload of 'start' and return its RunOptions."""
     graph = data.get("graph", "knight") if isinstance(data, dict) else "knight"
     if graph not in GRAPHS:
-        raise ValueError(f"unknown graph {graph!r}; choose one of {', '.join(GRAPHS)}")
+        raise ValueError(f"unknown graph {shown(graph)}; choose one of {', '.join(GRAPHS)}")
     if graph == "example":
         # The example graph's vertices A to F are numbered 0 to 5, and shown in one row.
         start = data.get("start")
         if type(start) is not int or not 0 <= start < EXAMPLE_VERTICES:
-            raise ValueError(f"start vertex {start!r} is not in the example graph (0 to 5, for A to F)")
+            raise ValueError(f"start vertex {shown(start)} is not in the example graph (0 to 5, for A to F)")
         data = {"rows": 1, "cols": EXAMPLE_VERTICES, **data}
     rows, cols, start, order, speed = _fields(data, "start", START_FIELDS)
     rows = _integer("rows", rows, 1, MAX_SIDE)
@@ -79,7 +80,7 @@ def parse_start(data):
         raise ValueError("the example graph has no rows and columns of its own; leave them out")
     if type(start) is not int or not 0 <= start < rows * cols:
         raise ValueError(
-            f"start square {start!r} is off the {rows}x{cols} board "
+            f"start square {shown(start)} is off the {rows}x{cols} board "
             f"(squares are numbered 0 to {rows * cols - 1})"
         )
     check_order(order)

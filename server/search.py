@@ -1,5 +1,7 @@
 """Depth-first search for a knight's tour, as a lazy generator of visit/backtrack events."""
 
+from .messages import shown
+
 VISIT = "visit"
 BACKTRACK = "backtrack"
 FOUND = "found"
@@ -81,14 +83,14 @@ NEEDS_BOARD = {"warnsdorff-roth"}
 def check_order(order):
     """Return order if it names an ordering, else raise ValueError."""
     if order not in ORDERINGS:
-        raise ValueError(f"unknown order {order!r}; choose one of {', '.join(ORDERINGS)}")
+        raise ValueError(f"unknown order {shown(order)}; choose one of {', '.join(ORDERINGS)}")
     return order
 
 
 def check_flag(name, value):
     """Return value if it is a bool, else raise ValueError naming it."""
     if type(value) is not bool:
-        raise ValueError(f"{name} must be true or false, not {value!r}")
+        raise ValueError(f"{name} must be true or false, not {shown(value)}")
     return value
 
 
@@ -103,9 +105,9 @@ class Search:
     def __init__(self, graph, start, order="naive", *, closed=False, all_tours=False, seed=0):
         check_order(order)
         if order in NEEDS_BOARD and graph.shape is None:
-            raise ValueError(f"order {order!r} needs a board, not a general graph")
+            raise ValueError(f"order {shown(order)} needs a board, not a general graph")
         if type(seed) is not int:
-            raise ValueError(f"seed must be an integer, not {seed!r}")
+            raise ValueError(f"seed must be an integer, not {shown(seed)}")
         self.graph = graph
         self.start = graph.index(start)
         self.order = order

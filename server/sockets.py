@@ -11,6 +11,7 @@ from flask_socketio import emit
 
 from . import socketio
 from .graph import example_graph, knight_graph
+from .messages import shown
 from .options import parse_speed, parse_start
 from .player import Player
 from .search import BACKTRACK, VISIT, Search
@@ -184,7 +185,7 @@ def on_disconnect(reason=None):
 @socketio.on("*")
 def on_unknown(event, *args):
     """A client sent an event this server does not know."""
-    return refuse(f"unknown event {event!r}")
+    return refuse(f"unknown event {shown(event)}")
 
 
 @socketio.on_error_default

@@ -143,3 +143,9 @@ def test_one_clients_error_does_not_reach_another(app):
     assert good.emit("pause", callback=True) == {"ok": True}
     good.disconnect()
     bad.disconnect()
+
+
+def test_a_huge_bad_value_is_quoted_briefly(client):
+    answer = client.emit("start", {**GOOD, "rows": "9" * 100_000}, callback=True)
+    assert answer["ok"] is False and answer["error"].startswith("rows must be a whole number")
+    assert len(answer["error"]) < 200
