@@ -12,10 +12,11 @@ def create_app(config=None):
     app.config.from_mapping(PING_INTERVAL=25)
     if config:
         app.config.update(config)
-    from . import sockets, views  # noqa: F401  (registers the handlers and routes)
+    from . import classroom, runs, sockets, views  # noqa: F401  (registers handlers, routes)
 
     app.register_blueprint(views.bp)
-    sockets.init_app(app)
+    runs.init_app(app)
+    classroom.init_app(app)
     # Threading is set explicitly: eventlet is unmaintained and gevent drops large frames.
     # Each connection keeps a ping thread that notices a closed socket within PING_INTERVAL.
     socketio.init_app(app, async_mode="threading", ping_interval=app.config["PING_INTERVAL"])

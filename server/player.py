@@ -98,8 +98,22 @@ class Player:
     def skipping(self):
         return self._skipping
 
+    @property
+    def speed(self):
+        return self._speed
+
+    def state(self):
+        """Return how the run goes: playing, paused, skipping or finished."""
+        if self.done:
+            return "finished"
+        return "skipping" if self._skipping else "paused" if self._paused else "playing"
+
     def snapshot(self):
-        """Return the run's counters and current path."""
+        """Return the run's counters and current path, as of the last events taken."""
+        with self._cond:
+            return self._snapshot()
+
+    def _snapshot(self):
         search, events = self.search, self.events
         # Each visit adds a square to the path and each backtrack removes one.
         on_path, tours = len(search.path), search.tours
@@ -115,7 +129,7 @@ class Player:
         """Return the result of a finished run."""
         search = self.search
         return {
-            **self.snapshot(),
+            **self._snapshot(),
             "found": search.tours > 0,
             "tour": search.last_tour,
             "stopped": None if self._exhausted else "budget",
@@ -195,16 +209,14 @@ class Player:
         first = self.events
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
         while True:
-            room = self._room(SKIP_SLICE)
-            # Consumed in C: only the last event of a slice is kept.
-            tail = deque(itertools.islice(self._events, room), maxlen=1)
-            search = self.search
-            self.events = search.events_at_end() if search.ended else self.events + room
-            self._note_end(tail[0] if tail else None)
-            if self.done:
-                return
-            with self._cond:
-                if self._stopped:
+            with self._cond:  # held for a slice (about 10 ms), so snapshots stay whole
+                room = self._room(SKIP_SLICE)
+                # Consumed in C: only the last event of a slice is kept.
+                tail = deque(itertools.islice(self._events, room), maxlen=1)
+                search = self.search
+                self.events = search.events_at_end() if search.ended else self.events + room
+                self._note_end(tail[0] if tail else None)
+                if self.done or self._stopped:
                     return
                 cancelled = not self._skipping
             now = self._clock()
@@ -212,7 +224,7 @@ class Player:
                 reported = now
                 waiting.set()
                 self._report(
-                    {**self.snapshot(), "skipping": not cancelled, "elapsed": now - began,
+                    {**self._snapshot(), "skipping": not cancelled, "elapsed": now - began,
                      "rate": (self.events - first) / max(now - began, 1e-9)},
                     waiting.clear,
                 )

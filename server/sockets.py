@@ -1,66 +1,25 @@
 """Socket.IO handlers: check requests, run one player per client, clean up on disconnect."""
 
-import functools
 import itertools
 import logging
-import threading
 from dataclasses import asdict
 
-from flask import current_app, request
+from flask import request
 from flask_socketio import emit
 
 from . import socketio
+from .classroom import check_in_control, on_gone, relay_for
 from .graph import example_graph, knight_graph
 from .messages import shown
 from .options import parse_speed, parse_start
 from .player import Player
+from .replies import answered, refuse
+from .runs import runs
 from .search import BACKTRACK, VISIT, Search
 
 log = logging.getLogger(__name__)
 
 _run_ids = itertools.count(1)
-
-
-class Runs:
-    """The players of one app's clients, by client sid."""
-
-    def __init__(self):
-        self._players = {}
-        self._lock = threading.Lock()
-
-    def __len__(self):
-        return len(self._players)
-
-    def get(self, sid):
-        """Return the client's player, or None."""
-        return self._players.get(sid)
-
-    def replace(self, sid, player):
-        """Make player the client's, stopping the one it had."""
-        with self._lock:
-            old, self._players[sid] = self._players.get(sid), player
-        if old is not None:
-            old.stop()
-
-    def drop(self, sid, player=None):
-        """Forget and stop the client's player (only if it is player, when given)."""
-        with self._lock:
-            if player is None or self._players.get(sid) is player:
-                player = self._players.pop(sid, None)
-            else:
-                player = None
-        if player is not None:
-            player.stop()
-
-
-def init_app(app):
-    """Give an app its own registry of runs."""
-    app.extensions["knights_tour_runs"] = Runs()
-
-
-def runs(app=None):
-    """Return the registry of runs of an app (the current one by default)."""
-    return (app or current_app).extensions["knights_tour_runs"]
 
 
 def encode(batch):
@@ -70,37 +29,27 @@ def encode(batch):
     ]
 
 
-def refuse(message):
-    """Tell the client what was wrong and build the negative acknowledgement."""
-    emit("error", {"message": message})
-    return {"ok": False, "error": message}
-
-
-def answered(handler):
-    """Acknowledge a handler's event with ok, or with its ValueError's message."""
-
-    @functools.wraps(handler)
-    def wrapper(*args):
-        try:
-            return {"ok": True, **(handler(*args) or {})}
-        except ValueError as exc:
-            return refuse(str(exc))
-
-    return wrapper
-
-
 def current_player(action):
     """Return this client's running player, or raise ValueError naming the action."""
+    check_in_control(request.sid)
     player = runs().get(request.sid)
     if player is None:
         raise ValueError(f"there is no run to {action}: send 'start' first")
     return player
 
 
+def controlled(action, verb=None):
+    """Apply a control to this client's run, and tell its class's room, if it has one."""
+    player = current_player(verb or action.__name__)
+    action(player)
+    relay_for(request.sid, None).control(player)
+
+
 @socketio.on("start")
 @answered
 def on_start(data=None):
-    """A page starts a run, replacing the one it had."""
+    """A page starts a run, replacing the one it had (an instructor's run is its class's)."""
+    check_in_control(request.sid)
     options = parse_start(data)
     if options.graph == "example":
         graph = example_graph()
@@ -110,16 +59,22 @@ def on_start(data=None):
     start = graph.vertices()[options.start]
     search = Search(graph, start, options.order, **options.search_options())
     sid, run, registry = request.sid, next(_run_ids), runs()
+    relay = relay_for(sid, run)
 
     def send(batch, on_ack):
-        payload = {"run": run, "events": encode(batch)}
+        # first numbers the batch's first event, so a follower who joined late can line up.
+        payload = {"run": run, "first": player.events - len(batch), "events": encode(batch)}
         socketio.emit("events", payload, to=sid, callback=lambda *_: on_ack())
+        relay.batch(payload, player)
 
     def report(snapshot, on_ack):
         socketio.emit("progress", {"run": run, **snapshot}, to=sid, callback=lambda *_: on_ack())
+        relay.progress(snapshot)
 
     def finish(summary):
-        socketio.emit("finished", {"run": run, **summary}, to=sid)
+        payload = {"run": run, **summary}
+        socketio.emit("finished", payload, to=sid)
+        relay.finished(payload, player)
         registry.drop(sid, player)
 
     player = Player(
@@ -128,7 +83,9 @@ def on_start(data=None):
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.
-    emit("started", {"run": run, **asdict(options), **shape})
+    started = {"run": run, **asdict(options), **shape}
+    emit("started", started)
+    relay.started(started, player)
     player.start(socketio.start_background_task)
     return {"run": run}
 
@@ -137,21 +94,21 @@ def on_start(data=None):
 @answered
 def on_pause(data=None):
     """A page pauses its run."""
-    current_player("pause").pause()
+    controlled(Player.pause)
 
 
 @socketio.on("resume")
 @answered
 def on_resume(data=None):
     """A page resumes its paused run."""
-    current_player("resume").resume()
+    controlled(Player.resume)
 
 
 @socketio.on("step")
 @answered
 def on_step(data=None):
     """A page asks for exactly one more event (pausing the run if it was playing)."""
-    current_player("step").step()
+    controlled(Player.step)
 
 
 @socketio.on("speed")
@@ -159,27 +116,32 @@ def on_step(data=None):
 def on_speed(data=None):
     """A page changes the speed of its run."""
     speed = parse_speed(data)
-    current_player("change the speed of").set_speed(speed)
+    controlled(lambda player: player.set_speed(speed), "change the speed of")
 
 
 @socketio.on("skip")
 @answered
 def on_skip(data=None):
     """A page skips to the end: the rest is searched without streaming (pause cancels)."""
-    current_player("skip").skip()
+    controlled(Player.skip)
 
 
 @socketio.on("stop")
 @answered
 def on_stop(data=None):
     """A page ends its run (nothing happens if it has none)."""
+    check_in_control(request.sid)
+    player = runs().get(request.sid)
     runs().drop(request.sid)
+    if player is not None:
+        relay_for(request.sid, None).control(player)
 
 
 @socketio.on("disconnect")
 def on_disconnect(reason=None):
-    """A page has gone: its run ends with it."""
+    """A page has gone: its run ends with it, and it leaves its class."""
     runs().drop(request.sid)
+    on_gone(request.sid)
 
 
 @socketio.on("*")

@@ -8,7 +8,7 @@ import socketio as socketio_client
 from werkzeug.serving import make_server
 
 from server import create_app, socketio
-from server.sockets import runs
+from server.runs import runs
 
 
 @pytest.fixture

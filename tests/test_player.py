@@ -1,5 +1,6 @@
 """The player: batching, the acknowledgement window, pause, step, speed and stop."""
 
+import itertools
 import threading
 
 import pytest
@@ -110,7 +111,7 @@ def test_speed_paces_the_events(speed):
     player.stop()
     sent = len(receiver.events)
     # Unpaced, the search would have produced hundreds of thousands of events by now.
-    assert 0.3 * speed <= sent <= 2 * speed + 2
+    assert 0.1 * speed <= sent <= 2 * speed + 2
 
 
 def test_speed_change_takes_effect():
@@ -171,13 +172,13 @@ def test_skip_searches_to_the_end_without_sending_events(size, visits, backtrack
 
 def test_pause_cancels_a_skip_and_the_run_goes_on_from_there():
     receiver = Receiver()
-    player = play(receiver, size=7, paused=True)
+    player = play(receiver, size=8, paused=True)  # 35 million events: still going when paused
     player.skip()
-    assert wait_for(lambda: player.events > 50_000)
+    assert wait_for(lambda: player.events > 500_000)
     player.pause()
     assert wait_for(lambda: receiver.reports and not receiver.reports[-1]["skipping"])
     cancelled = receiver.reports[-1]
-    expected = list(knight_tour(knight_graph(7, 7), 0))
+    expected = list(itertools.islice(knight_tour(knight_graph(8, 8), 0), cancelled["events"] + 1))
     assert cancelled["path"] == path_of(expected[: cancelled["events"]])
     player.step()
     assert wait_for(lambda: receiver.events)

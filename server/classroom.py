@@ -1,0 +1,217 @@
+"""Socket.IO handlers of class sessions, and the relay of an instructor's run to the room."""
+
+import time
+
+from flask import current_app, request
+from flask_socketio import join_room, leave_room
+
+from . import socketio
+from .classes import FOLLOW_MAX_SPEED, SNAPSHOT_EVERY, Classes
+from .replies import answered
+from .runs import runs
+
+SMALL_BATCH = 64  # events; a batch this small (a step, a slow pace) always reaches the room
+
+
+def init_app(app):
+    """Give an app its own registry of class sessions."""
+    app.config.setdefault("CLASS_IDLE_SECONDS", 3 * 3600)
+    app.config.setdefault("CLASS_ORPHAN_SECONDS", 15 * 60)
+    app.config.setdefault("CLASS_REAP_SECONDS", 30)
+    app.extensions["knights_tour_classes"] = Classes(
+        app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"]
+    )
+
+
+def classes(app=None):
+    """Return the class sessions of an app (the current one by default)."""
+    return (app or current_app).extensions["knights_tour_classes"]
+
+
+def check_in_control(sid):
+    """Raise ValueError if sid follows a class, whose run only its instructor controls."""
+    klass = classes().followed_by(sid)
+    if klass is not None:
+        raise ValueError(
+            f"you are following class {klass.code}: only its instructor controls the run; "
+            "leave the class to explore on your own board"
+        )
+
+
+class Relay:
+    """Pass an instructor's run on to the class's room: what starts, moves and ends."""
+
+    def __init__(self, klass, run):
+        self.klass = klass
+        self.run = run
+
+    def started(self, payload, player):
+        """Tell the room a new run has begun."""
+        with self.klass.lock:
+            self.klass.started, self.klass.player, self.klass.result = payload, player, None
+            self.klass.summarising = False
+            self._control(player)
+            socketio.emit("started", payload, to=self.klass.room)
+
+    def batch(self, payload, player):
+        """Pass a batch of events on, or, at paces a class cannot watch, a snapshot now and then."""
+        klass = self.klass
+        with klass.lock:
+            if klass.player is not player:
+                return
+            if len(payload["events"]) <= SMALL_BATCH or 0 < player.speed <= FOLLOW_MAX_SPEED:
+                if klass.summarising:  # the room is behind: bring it up to date first
+                    self._snapshot(player)
+                    klass.summarising = False
+                socketio.emit("events", payload, to=klass.room)
+            elif time.monotonic() - klass.snapshot_at >= SNAPSHOT_EVERY:
+                self._snapshot(player)
+                klass.summarising = True
+
+    def progress(self, snapshot):
+        """Pass on the progress of a skip."""
+        socketio.emit("progress", {"run": self.run, **snapshot}, to=self.klass.room)
+
+    def finished(self, payload, player):
+        """Tell the room the run has ended, and how."""
+        with self.klass.lock:
+            if self.klass.player is player:
+                self.klass.player, self.klass.result, self.klass.state = None, payload, "finished"
+                socketio.emit("finished", payload, to=self.klass.room)
+                socketio.emit("class_control", self.klass.control(), to=self.klass.room)
+
+    def control(self, player):
+        """Tell the room the run was paused, resumed, stepped, sped up or skipped."""
+        with self.klass.lock:
+            if self.klass.player is player:
+                if self.klass.summarising:
+                    self._snapshot(player)
+                self._control(player)
+
+    def _control(self, player):
+        self.klass.state, self.klass.speed = player.state(), player.speed
+        self.klass.touched = time.monotonic()
+        socketio.emit("class_control", self.klass.control(), to=self.klass.room)
+
+    def _snapshot(self, player):
+        self.klass.snapshot_at = time.monotonic()
+        socketio.emit("snapshot", {"run": self.run, **player.snapshot()}, to=self.klass.room)
+
+
+class NoRelay:
+    """The relay of a run nobody follows."""
+
+    def started(self, payload, player):
+        pass
+
+    def batch(self, payload, player):
+        pass
+
+    def progress(self, snapshot):
+        pass
+
+    def finished(self, payload, player):
+        pass
+
+    def control(self, player):
+        pass
+
+
+def relay_for(sid, run):
+    """Return the relay of a run that sid starts: to its class's room, if it leads one."""
+    klass = classes().led_by(sid)
+    return Relay(klass, run) if klass else NoRelay()
+
+
+def end_class(registry, klass, reason):
+    """End a class: tell its room why, and free everything it held."""
+    registry.close(klass)
+    socketio.emit("class_ended", {"code": klass.code, "reason": reason}, to=klass.room)
+    for sid in (*klass.followers, klass.instructor):
+        if sid is not None:
+            socketio.server.leave_room(sid, klass.room, namespace="/")
+    socketio.close_room(klass.room, namespace="/")
+
+
+def _reap(app, registry):
+    """End idle and abandoned classes until none is left (then this thread ends)."""
+    while len(registry):
+        socketio.sleep(app.config["CLASS_REAP_SECONDS"])
+        for klass in registry.stale():
+            reason = "the instructor left" if klass.instructor is None else "the class was idle"
+            end_class(registry, klass, reason)
+
+
+def _ensure_reaper():
+    registry = classes()
+    if not getattr(registry, "reaping", False) or not registry.reaping.is_alive():
+        registry.reaping = socketio.start_background_task(
+            _reap, current_app._get_current_object(), registry
+        )
+
+
+@socketio.on("class_open")
+@answered
+def on_class_open(data=None):
+    """An instructor's page opens a class; its runs from now on are the class's."""
+    klass = classes().open(request.sid)
+    _ensure_reaper()
+    return {"code": klass.code, "token": klass.token}
+
+
+@socketio.on("class_claim")
+@answered
+def on_class_claim(data=None):
+    """An instructor's page, reloaded, takes its class back with the class's token."""
+    if not isinstance(data, dict):
+        raise ValueError("'class_claim' needs an object with code and token")
+    klass = classes().claim(request.sid, data.get("code"), data.get("token"))
+    socketio.emit("class_control", {**klass.control(), "state": klass.state}, to=klass.room)
+    return {"code": klass.code, "followers": len(klass.followers)}
+
+
+@socketio.on("class_join")
+@answered
+def on_class_join(data=None):
+    """A student's page follows a class: it gets the run as it is, then every change."""
+    if not isinstance(data, dict) or "code" not in data:
+        raise ValueError("'class_join' needs an object with the class's code")
+    sid = request.sid
+    klass = classes().follow(sid, data["code"])
+    runs().drop(sid)  # a follower watches the class's run, not one of its own
+    with klass.lock:  # nothing reaches the room between the welcome and the join
+        join_room(klass.room)
+        socketio.emit("class_state", klass.welcome(), to=sid)
+    return {"code": klass.code}
+
+
+@socketio.on("class_leave")
+@answered
+def on_class_leave(data=None):
+    """A student's page stops following its class, to explore on its own board."""
+    klass = classes().unfollow(request.sid)
+    if klass is None:
+        raise ValueError("you are not following a class")
+    leave_room(klass.room)
+    return {"code": klass.code}
+
+
+@socketio.on("class_end")
+@answered
+def on_class_end(data=None):
+    """An instructor's page ends its class."""
+    registry = classes()
+    klass = registry.led_by(request.sid)
+    if klass is None:
+        raise ValueError("you do not lead a class")
+    end_class(registry, klass, "the instructor ended the class")
+    return {"code": klass.code}
+
+
+def on_gone(sid):
+    """Note that a page has gone: a follower leaves its room, an instructor its class."""
+    klass = classes().left(sid)
+    if klass is not None and klass.instructor is None:
+        with klass.lock:
+            klass.player, klass.state = None, "away"
+            socketio.emit("class_control", klass.control(), to=klass.room)

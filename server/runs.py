@@ -1,0 +1,47 @@
+"""The runs of one app's clients: at most one player per client, stopped when replaced."""
+
+import threading
+
+from flask import current_app
+
+
+class Runs:
+    """The players of one app's clients, by client sid."""
+
+    def __init__(self):
+        self._players = {}
+        self._lock = threading.Lock()
+
+    def __len__(self):
+        return len(self._players)
+
+    def get(self, sid):
+        """Return the client's player, or None."""
+        return self._players.get(sid)
+
+    def replace(self, sid, player):
+        """Make player the client's, stopping the one it had."""
+        with self._lock:
+            old, self._players[sid] = self._players.get(sid), player
+        if old is not None:
+            old.stop()
+
+    def drop(self, sid, player=None):
+        """Forget and stop the client's player (only if it is player, when given)."""
+        with self._lock:
+            if player is None or self._players.get(sid) is player:
+                player = self._players.pop(sid, None)
+            else:
+                player = None
+        if player is not None:
+            player.stop()
+
+
+def init_app(app):
+    """Give an app its own registry of runs."""
+    app.extensions["knights_tour_runs"] = Runs()
+
+
+def runs(app=None):
+    """Return the registry of runs of an app (the current one by default)."""
+    return (app or current_app).extensions["knights_tour_runs"]
