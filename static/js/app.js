@@ -20,7 +20,10 @@ const els = Object.fromEntries([
   "tours", "events", "board", "board-second", "board-frame", "lane-second", "caption-main",
   "caption-second", "board-note", "mode", "hints", "degrees", "lesson", "code", "stack", "chart",
   "analysis", "language", "help", "help-dialog", "copy-link", "export-json", "export-notation",
-  "export-png", "share-note",
+  "export-png", "share-note", "class-none", "class-lead", "class-follow", "class-away",
+  "class-open", "class-code", "class-join", "lead-code", "lead-link", "presenter", "class-end",
+  "follow-code", "class-leave", "class-rejoin", "class-note", "presenter-bar", "presenter-link",
+  "presenter-code", "presenter-exit", "board-setup", "search-setup",
 ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]));
 const MAX_SIDE = Number(els.rows.max);
 const EXAMPLE = { names: ["A", "B", "C", "D", "E", "F"], moves: [[1, 3], [2, 3], [], [4], [5], [2]] };
@@ -34,7 +37,9 @@ const page = {
   clock: { total: 0, since: null }, // elapsed search time, counted only while running
   replaying: false,                 // playing back events already received
   spoken: -Infinity,                // when the live region last spoke
+  klass: { role: "none", code: null }, // none, instructor, student, or left (may rejoin)
 };
+const CLASS_KEY = "knights-tour-class"; // the instructor's code and token, in this browser only
 
 function makeLane(name) {
   const lane = new Lane({
@@ -44,6 +49,10 @@ function makeLane(name) {
     progress: (snapshot) => progressed(lane, snapshot),
     finished: (result) => finished(lane, result),
     error: (message) => say(message),
+    classState: (state) => classState(state),
+    classControl: (control) => classControl(control),
+    classEnded: (ended) => classEnded(ended),
+    lost: () => page.klass.role === "student" && joinClass(page.klass.code),
   });
   lane.name = name;
   return lane;
@@ -138,8 +147,10 @@ function connected() {
   return lanes().every((lane) => lane.server.connected());
 }
 
+const following = () => page.klass.role === "student";
+
 function showControls() {
-  const v = view(page.state, connected());
+  const v = view(page.state, connected() && !following());
   const reviewing = page.mode !== "compare";
   els.play.textContent = t(page.replaying || page.state === "playing" ? "Pause" : "Play");
   els.play.disabled = !v.play.enabled;
@@ -148,8 +159,10 @@ function showControls() {
   els.back.disabled = !reviewing || page.state === "skipping" || main.model.events <= main.timeline.first;
   els.skip.textContent = t(v.skip.label);
   els.skip.disabled = !v.skip.enabled;
-  els.reset.disabled = !v.reset.enabled;
-  els.timeline.disabled = !reviewing || page.state === "skipping";
+  els.reset.disabled = !v.reset.enabled || following();
+  els.timeline.disabled = !reviewing || page.state === "skipping" || following();
+  els.back.disabled ||= following();
+  for (const part of [els.boardSetup, els.searchSetup, els.mode, els.speed]) part.disabled = following();
   document.body.dataset.state = page.state;
   document.body.dataset.mode = page.mode;
   if (page.state !== "finished") delete document.body.dataset.result;
@@ -185,7 +198,7 @@ function showCounters() {
   els.timeline.max = String(head);
   els.timeline.value = String(m.events);
   els.timelineOut.textContent = t("event {at} of {head} received", { at: count(m.events), head: count(head) });
-  els.back.disabled = page.mode === "compare" || page.state === "skipping" || m.events <= first;
+  els.back.disabled = page.mode === "compare" || page.state === "skipping" || m.events <= first || following();
   for (const [lane, caption] of [[main, els.captionMain], [second, els.captionSecond]]) {
     caption.textContent = page.mode !== "compare" ? "" : t(
       "{name}: {visits} visits, {backtracks} backtracks, depth {depth} / {squares}",
@@ -295,6 +308,8 @@ function showIdle() {
 // Lanes' news.
 
 function connection() {
+  if (connected() && page.klass.role === "instructor") claimClass(page.klass.code);
+  else if (connected() && following()) joinClass(page.klass.code);
   if (!connected()) {
     if (page.state !== "idle" && page.state !== "finished") go("reset");
     say(t("Connection to the server lost; reconnecting…"));
@@ -305,12 +320,17 @@ function connection() {
 }
 
 function started(lane, run) {
+  if (following() && (run.graph === "example") !== (page.mode === "example")) {
+    els.mode.value = page.mode = run.graph === "example" ? "example" : "board";
+    (page.mode === "example" ? boardView : graphView).hide();
+  }
   show(lane);
   if (lane !== main) return;
   page.clock = { total: 0, since: null };
   chart.clear(lane.model.squares);
   go(run.paused ? "step" : "play");
-  say(t(run.paused ? "Paused: press Step to see the next move." : "Searching…"));
+  if (following()) say(t("Following class {code}: searching…", { code: page.klass.code }));
+  else say(t(run.paused ? "Paused: press Step to see the next move." : "Searching…"));
 }
 
 /** Note what a lane received (news: {first, depth, codes} when the view follows it). */
@@ -506,10 +526,15 @@ function changeBoard(input) {
   reset();
 }
 
-function changeSpeed() {
+function changeSpeedLabel() {
   const s = speed();
   els.speedOut.textContent = s ? t("{n} moves/s", { n: count(s) }) : t("Fastest");
   for (const v of [boardView, secondView]) v.setSpeed(s);
+}
+
+function changeSpeed() {
+  const s = speed();
+  changeSpeedLabel();
   if (page.state === "playing" || page.state === "paused") sendAll("speed", { speed: s });
   writeLink(linkState());
 }
@@ -529,7 +554,7 @@ function changeNumber(input, low, high) {
 }
 
 function chooseStart(event) {
-  if (page.mode === "example") return;
+  if (page.mode === "example" || following()) return;
   const square = boardView.squareAt(event.clientX, event.clientY);
   if (square < 0) return;
   page.start = square;
@@ -550,15 +575,17 @@ function changeMode() {
 
 function linkState() {
   return {
+    class: page.klass.role === "none" ? null : page.klass.code,
     mode: page.mode, ...board(), start: page.start, order: els.order.value, seed: els.seed.value,
     closed: els.closed.checked, all: els.allTours.checked, budget: els.budget.value,
     speed: speed(),
   };
 }
 
+/** Set the page up from its address; return the class code it invites to, if any. */
 function applyLink() {
   const link = readLink();
-  if (!link) return;
+  if (!link) return null;
   const pick = (value, low, high, fallback) =>
     Number.isInteger(value) && value >= low && value <= high ? value : fallback;
   els.rows.value = String(pick(link.rows, 1, MAX_SIDE, 5));
@@ -572,6 +599,125 @@ function applyLink() {
   els.budget.value = link.budget ? String(pick(link.budget, 1, Number(els.budget.max), "")) : "";
   const position = SPEEDS.indexOf(link.speed);
   if (position >= 0) els.speed.value = String(position);
+  const code = String(link.class ?? "").toUpperCase();
+  return /^[A-Z0-9]{5}$/.test(code) ? code : null;
+}
+
+// Class sessions.
+
+function showClass() {
+  const { role, code } = page.klass;
+  const link = code ? `${location.origin}/?class=${code}` : "";
+  els.classNone.hidden = role !== "none";
+  els.classLead.hidden = role !== "instructor";
+  els.classFollow.hidden = role !== "student";
+  els.classAway.hidden = role !== "left";
+  els.leadCode.textContent = els.followCode.textContent = els.presenterCode.textContent = code ?? "";
+  els.leadLink.textContent = els.presenterLink.textContent = link;
+  const presenting = role === "instructor" && els.presenter.getAttribute("aria-pressed") === "true";
+  document.body.dataset.presenter = String(presenting);
+  els.presenterBar.hidden = !presenting;
+  writeLink(linkState());
+  showControls();
+}
+
+async function openClass() {
+  const answer = await main.server.request("class_open");
+  if (!answer.ok) return;
+  localStorage.setItem(CLASS_KEY, JSON.stringify({ code: answer.code, token: answer.token }));
+  page.klass = { role: "instructor", code: answer.code };
+  els.classNote.textContent = t("Your class is open: show the code or the link to the class. Your runs are theirs to watch.");
+  showClass();
+}
+
+async function claimClass(code) {
+  const stored = JSON.parse(localStorage.getItem(CLASS_KEY) || "null");
+  if (stored?.code !== code) return false;
+  const answer = await main.server.request("class_claim", stored);
+  if (answer.ok) {
+    page.klass = { role: "instructor", code };
+    els.classNote.textContent = t("You lead class {code} again.", { code });
+  } else {
+    localStorage.removeItem(CLASS_KEY);
+    page.klass = { role: "none", code: null };
+  }
+  showClass();
+  return answer.ok;
+}
+
+async function joinClass(code) {
+  const wanted = String(code ?? "").trim().toUpperCase();
+  if (!wanted) return;
+  if (page.state !== "idle" && !following()) sendAll("stop");
+  const before = page.klass;
+  // The class's state arrives before the answer, and is taken as a student's.
+  page.klass = { role: "student", code: wanted };
+  const answer = await main.server.request("class_join", { code: wanted });
+  page.klass = answer.ok ? { role: "student", code: answer.code } : before;
+  els.classNote.textContent = "";
+  showClass();
+}
+
+async function leaveClass() {
+  const code = page.klass.code;
+  await main.server.request("class_leave");
+  page.klass = { role: "left", code };
+  els.classNote.textContent = t("You left class {code}: this board is yours to explore.", { code });
+  showIdle();
+  showClass();
+}
+
+async function endClass() {
+  if ((await main.server.request("class_end")).ok) {
+    localStorage.removeItem(CLASS_KEY);
+    els.presenter.setAttribute("aria-pressed", "false");
+    page.klass = { role: "none", code: null };
+    els.classNote.textContent = t("The class has ended.");
+    showClass();
+  }
+}
+
+const CLASS_STATES = { playing: "playing", paused: "paused", skipping: "skipping", finished: "finished" };
+
+function classState(state) {
+  classControl(state);
+  if (!state.run) say(t("Following class {code}: waiting for the instructor to start a search.", { code: state.code }));
+  show(main);
+}
+
+function classControl(control) {
+  if (!following()) return;
+  page.state = CLASS_STATES[control.state] ?? page.state;
+  showControls();
+  if (control.speed !== null && control.speed !== undefined) {
+    const position = SPEEDS.indexOf(control.speed);
+    if (position >= 0) { els.speed.value = String(position); changeSpeedLabel(); }
+  }
+  if (control.state === "away") say(t("The instructor has disconnected; the class waits for them to come back."));
+  else if (control.state === "paused") say(t("Following class {code}: the instructor has paused.", { code: control.code }));
+  else if (control.state === "playing") say(t("Following class {code}: searching…", { code: control.code }));
+  else if (control.state === "skipping") say(t("Following class {code}: skipping to the end…", { code: control.code }));
+}
+
+function classEnded(ended) {
+  const was = page.klass.role;
+  if (was === "instructor") localStorage.removeItem(CLASS_KEY);
+  page.klass = { role: "none", code: null };
+  els.presenter.setAttribute("aria-pressed", "false");
+  showClass();
+  if (was === "student") showIdle();
+  const reasons = {
+    "the instructor ended the class": t("the instructor ended the class"),
+    "the instructor left": t("the instructor left"),
+    "the class was idle": t("the class was idle"),
+  };
+  say(t("Class {code} has ended: {reason}.", { code: ended.code, reason: reasons[ended.reason] ?? ended.reason }));
+}
+
+function togglePresenter() {
+  const on = els.presenter.getAttribute("aria-pressed") !== "true";
+  els.presenter.setAttribute("aria-pressed", String(on));
+  showClass();
 }
 
 async function share(kind) {
@@ -649,6 +795,14 @@ els.copyLink.addEventListener("click", () => share("link"));
 els.exportJson.addEventListener("click", () => share("json"));
 els.exportNotation.addEventListener("click", () => share("notation"));
 els.exportPng.addEventListener("click", () => share("png"));
+els.classOpen.addEventListener("click", openClass);
+els.classJoin.addEventListener("click", () => joinClass(els.classCode.value));
+els.classCode.addEventListener("keydown", (event) => { if (event.key === "Enter") joinClass(els.classCode.value); });
+els.classLeave.addEventListener("click", leaveClass);
+els.classRejoin.addEventListener("click", () => joinClass(page.klass.code));
+els.classEnd.addEventListener("click", endClass);
+els.presenter.addEventListener("click", togglePresenter);
+els.presenterExit.addEventListener("click", togglePresenter);
 document.addEventListener("keydown", onKey);
 reducedMotion.addEventListener("change", () => boardView.setReducedMotion(reducedMotion.matches));
 
@@ -658,10 +812,12 @@ els.language.value = preferredLanguage();
 setLanguage(els.language.value);
 boardView.setReducedMotion(reducedMotion.matches);
 document.body.dataset.lesson = "true";
-applyLink();
+const invited = applyLink();
 showOrdering();
 changeSpeed();
 showIdle();
+if (invited) page.klass = { role: JSON.parse(localStorage.getItem(CLASS_KEY) || "null")?.code === invited ? "instructor" : "student", code: invited };
+showClass();
 
 // Read-only handle for the browser console and the browser tests.
 window.knightsTour = Object.freeze({

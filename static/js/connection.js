@@ -20,6 +20,10 @@ export function connect(handlers) {
     if (ack) ack();
   });
   socket.on("finished", handlers.finished);
+  // A class's room is sent these; none of them asks for an acknowledgement.
+  for (const event of ["class_state", "class_control", "class_ended", "snapshot"]) {
+    socket.on(event, (payload) => handlers[event](payload));
+  }
   socket.on("error", (payload) => handlers.error(payload.message));
   return {
     /** Tell whether the connection is up. */

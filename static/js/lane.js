@@ -23,6 +23,10 @@ export class Lane {
       progress: (snapshot) => this.progressed(snapshot),
       finished: (result) => this.ended(result),
       error: (message) => hooks.error(message),
+      class_state: (state) => this.welcomed(state),
+      class_control: (control) => hooks.classControl?.(control),
+      class_ended: (ended) => hooks.classEnded?.(ended),
+      snapshot: (snapshot) => this.caughtUp(snapshot),
     });
   }
 
@@ -90,13 +94,19 @@ export class Lane {
 
   received(batch) {
     if (batch.run !== this.run?.run) return; // left over from a run that was replaced
+    // A follower who joined late may be sent events its snapshot already holds, or (if a
+    // batch was lost to it) find a gap: then it asks for the board again.
+    const overlap = this.timeline.head - (batch.first ?? this.timeline.head);
+    if (overlap < 0) { this.hooks.lost(); return; }
+    const codes = overlap ? batch.events.slice(overlap) : batch.events;
+    if (!codes.length) return;
     const following = this.atHead();
     const first = this.model.events, depth = this.model.path.length;
-    this.timeline.push(batch.events);
+    this.timeline.push(codes);
     if (following) {
-      for (const code of batch.events) apply(this.model, code);
+      for (const code of codes) apply(this.model, code);
     }
-    this.hooks.changed(following ? { first, depth, codes: batch.events } : null);
+    this.hooks.changed(following ? { first, depth, codes } : null);
   }
 
   /** Replace the model with a server snapshot: the events in between were not received. */
@@ -104,6 +114,26 @@ export class Lane {
     const { rows, cols, start, closed } = this.run;
     this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
     this.timeline.reset(snapshot.events);
+  }
+
+  /** Take a class's state, on joining it: its run, where the run is, and how it ended. */
+  welcomed(state) {
+    this.run = state.run;
+    this.result = null;
+    if (state.run) {
+      const { rows, cols, start, closed } = state.run;
+      this.model = createModel(rows, cols, start, closed);
+      this.timeline.reset(0);
+      if (state.snapshot) this.adopt(state.snapshot);
+      if (state.result) this.ended(state.result);
+    }
+    this.hooks.classState(state);
+  }
+
+  caughtUp(snapshot) {
+    if (snapshot.run !== this.run?.run) return;
+    this.adopt(snapshot);
+    this.hooks.changed(null);
   }
 
   progressed(snapshot) {

@@ -60,7 +60,7 @@ export function exportTour(kind, model, run, canvas) {
   return "The board was saved as a PNG image.";
 }
 
-const LINK_KEYS = ["mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
+const LINK_KEYS = ["class", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
 
 /** Put the page's settings in its address, so that the address sets it up again. */
 export function writeLink(state) {
