@@ -3,13 +3,16 @@
 from flask import Flask
 from flask_socketio import SocketIO
 
+from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Limits
+
 socketio = SocketIO()
 
 
 def create_app(config=None):
     """Create the Flask app and bind the Socket.IO server to it."""
     app = Flask(__name__, static_folder="../static", template_folder="../templates")
-    app.config.from_mapping(PING_INTERVAL=25)
+    # CORS_ORIGINS: the other origins whose pages may connect (the server's own always may).
+    app.config.from_mapping(PING_INTERVAL=25, CORS_ORIGINS=[], RATE_LIMIT=RATE, RATE_BURST=BURST)
     if config:
         app.config.update(config)
     from . import classroom, runs, sockets, views  # noqa: F401  (registers handlers, routes)
@@ -17,7 +20,18 @@ def create_app(config=None):
     app.register_blueprint(views.bp)
     runs.init_app(app)
     classroom.init_app(app)
+    app.extensions["knights_tour_limits"] = Limits(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     # Threading is set explicitly: eventlet is unmaintained and gevent drops large frames.
     # Each connection keeps a ping thread that notices a closed socket within PING_INTERVAL.
-    socketio.init_app(app, async_mode="threading", ping_interval=app.config["PING_INTERVAL"])
+    socketio.init_app(
+        app,
+        async_mode="threading",
+        ping_interval=app.config["PING_INTERVAL"],
+        # None admits the server's own origin only; a cross-origin page is refused.
+        cors_allowed_origins=app.config["CORS_ORIGINS"] or None,
+        max_http_buffer_size=MAX_MESSAGE_BYTES * 4,
+        # One client's events are handled in order, on its own connection's thread: a start
+        # is in place before the step that follows it, and a flood holds up only its sender.
+        async_handlers=False,
+    )
     return app

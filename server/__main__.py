@@ -11,8 +11,12 @@ def main(argv=None):
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=5000, help="port to listen on")
     parser.add_argument("--debug", action="store_true", help="reload on code changes")
+    parser.add_argument(
+        "--allow-origin", action="append", default=[], metavar="URL",
+        help="also let pages from this origin connect (repeatable); by default only this server's own",
+    )
     args = parser.parse_args(argv)
-    app = create_app()
+    app = create_app({"CORS_ORIGINS": args.allow_origin})
     address = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Knight's Tour Live: open http://{address}:{args.port}/ in a browser", flush=True)
     socketio.run(

@@ -1,7 +1,9 @@
 """How handlers answer: an acknowledgement of ok, or an error the client is told about."""
 
 import functools
+import inspect
 
+from flask import current_app, request
 from flask_socketio import emit
 
 
@@ -11,12 +13,26 @@ def refuse(message):
     return {"ok": False, "error": message}
 
 
+def limits(app=None):
+    """Return the limits on clients' requests of an app (the current one by default)."""
+    return (app or current_app).extensions["knights_tour_limits"]
+
+
 def answered(handler):
-    """Acknowledge a handler's event with ok, or with its ValueError's message."""
+    """Acknowledge a handler's event with ok, or with its ValueError's message.
+
+    Every request first passes the client's limits on size and rate.
+    """
+
+    takes = len(inspect.signature(handler).parameters)
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in inspect.signature(handler).parameters.values())
 
     @functools.wraps(handler)
     def wrapper(*args):
         try:
+            limits().check(request.sid, args)
+            if len(args) > takes and not variadic:
+                raise ValueError("too many arguments: send at most one object with a request")
             return {"ok": True, **(handler(*args) or {})}
         except ValueError as exc:
             return refuse(str(exc))

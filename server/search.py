@@ -82,7 +82,7 @@ NEEDS_BOARD = {"warnsdorff-roth"}
 
 def check_order(order):
     """Return order if it names an ordering, else raise ValueError."""
-    if order not in ORDERINGS:
+    if not isinstance(order, str) or order not in ORDERINGS:
         raise ValueError(f"unknown order {shown(order)}; choose one of {', '.join(ORDERINGS)}")
     return order
 

@@ -13,7 +13,7 @@ from .graph import example_graph, knight_graph
 from .messages import shown
 from .options import parse_speed, parse_start
 from .player import Player
-from .replies import answered, refuse
+from .replies import answered, limits, refuse
 from .runs import runs
 from .search import BACKTRACK, VISIT, Search
 
@@ -138,16 +138,18 @@ def on_stop(data=None):
 
 
 @socketio.on("disconnect")
-def on_disconnect(reason=None):
+def on_disconnect(*reason):
     """A page has gone: its run ends with it, and it leaves its class."""
     runs().drop(request.sid)
     on_gone(request.sid)
+    limits().forget(request.sid)
 
 
 @socketio.on("*")
+@answered
 def on_unknown(event, *args):
     """A client sent an event this server does not know."""
-    return refuse(f"unknown event {shown(event)}")
+    raise ValueError(f"unknown event {shown(event)}")
 
 
 @socketio.on_error_default

@@ -1,5 +1,7 @@
 """The Socket.IO protocol through the Flask-SocketIO test client: requests, answers, errors."""
 
+import re
+
 import pytest
 
 from server.graph import knight_graph
@@ -145,7 +147,25 @@ def test_one_clients_error_does_not_reach_another(app):
     bad.disconnect()
 
 
-def test_a_huge_bad_value_is_quoted_briefly(client):
-    answer = client.emit("start", {**GOOD, "rows": "9" * 100_000}, callback=True)
+def test_a_long_bad_value_is_quoted_briefly(client):
+    answer = client.emit("start", {**GOOD, "rows": "9" * 10_000}, callback=True)
     assert answer["ok"] is False and answer["error"].startswith("rows must be a whole number")
     assert len(answer["error"]) < 200
+
+
+def test_a_request_too_large_is_refused(client):
+    answer = client.emit("start", {**GOOD, "rows": "9" * 100_000}, callback=True)
+    assert answer["ok"] is False
+    assert re.fullmatch(r"that request is too large \(100,\d{3} bytes; the limit is 16,384\)", answer["error"])
+
+
+def test_a_flood_of_requests_is_refused_beyond_the_rate(app):
+    from server import socketio
+
+    flooder, calm = socketio.test_client(app), socketio.test_client(app)
+    answers = [flooder.emit("stop", callback=True) for _ in range(200)]
+    refused = [a for a in answers if not a["ok"]]
+    assert 100 < len(refused) < 200 and all("too many requests" in a["error"] for a in refused)
+    assert calm.emit("stop", callback=True) == {"ok": True}  # the limit is the flooder's alone
+    flooder.disconnect()
+    calm.disconnect()
