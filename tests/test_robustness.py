@@ -1,5 +1,6 @@
 """Bad input over a real socket: cross-origin pages, floods, and thousands of malformed messages."""
 
+import itertools
 import json
 import random
 import threading
@@ -100,39 +101,28 @@ class RawClient:
             return False
 
     def close(self):
-        self.ws.close()
+        self.ws.close(timeout=0)  # not waiting for the server's half of the close handshake
 
 
-# python-socketio ends the thread of a connection whose packet is not JSON (closing just that
-# connection); pytest reports each such thread's exception, which is expected here.
-@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
 def test_thousands_of_malformed_messages_change_nothing_for_a_good_client():
-    app = create_app({"TESTING": True, "RATE_LIMIT": 10_000, "RATE_BURST": 10_000, "PING_INTERVAL": 1})
+    app = create_app({"TESTING": True, "RATE_LIMIT": 10_000, "RATE_BURST": 10_000, "PING_INTERVAL": 1,
+                      "CLASS_ORPHAN_SECONDS": 0.5, "CLASS_REAP_SECONDS": 0.2})
     server = LiveServer(app)
     rng = random.Random(20261121)
     before = threading.active_count()
     good = Watcher(server.url)
     good.call("start", GOOD)  # 367,235 events, streamed while the fuzzing goes on
     fuzzers = [RawClient(server.url) for _ in range(3)]
-    asked, closed = {id(f): [] for f in fuzzers}, []
+    asked = {id(f): [] for f in fuzzers}
     for n in range(3000):
-        i = rng.randrange(len(fuzzers))
-        fuzzer = fuzzers[i]
-        if rng.randrange(10) == 0:  # not Socket.IO at all: the server may close the connection
-            fuzzer.send(rng.choice(["42[", "4", "99", "42{}", "42[1,2]", '42["start"', "\x00", "43[]"]))
-            if wait_for(lambda: not fuzzer.reader.is_alive(), timeout=0.05):
-                closed.append(fuzzer)
-                fuzzers[i] = RawClient(server.url)
-                asked[id(fuzzers[i])] = []
-        else:
-            args = [rng.choice(EVENTS)] + [nonsense(rng) for _ in range(rng.randrange(3))]
-            fuzzer.send(f"42{n}{json.dumps(args)}")
-            if args[0] != "connect":  # a name Socket.IO keeps for itself: ignored, unanswered
-                asked[id(fuzzer)].append((n, args[0]))
-    # Every message sent on a connection that stayed open got an answer: ok, or refused with
-    # a reason. (A connection closed for a malformed frame loses what it had in flight.)
-    fuzzers = [f for f in fuzzers if f.reader.is_alive()]
+        fuzzer = rng.choice(fuzzers)
+        args = [rng.choice(EVENTS)] + [nonsense(rng) for _ in range(rng.randrange(3))]
+        fuzzer.send(f"42{n}{json.dumps(args)}")
+        if args[0] != "connect":  # a name Socket.IO keeps for itself: ignored, unanswered
+            asked[id(fuzzer)].append((n, args[0]))
+    # Every message got an answer: ok, or refused with a reason.
     for fuzzer in fuzzers:
+        assert fuzzer.reader.is_alive(), "well-formed packets never cost a client its connection"
         assert wait_for(lambda: all(n in fuzzer.acks for n, _ in asked[id(fuzzer)]), 30), "unanswered"
         for n, event in asked[id(fuzzer)]:
             if event == "disconnect":  # handled as the client's leaving: answered with nothing
@@ -140,8 +130,7 @@ def test_thousands_of_malformed_messages_change_nothing_for_a_good_client():
                 continue
             (answer,) = fuzzer.acks[n]
             assert answer["ok"] is True or answer["error"], answer
-    answered = sum(len(asked[id(f)]) for f in fuzzers)
-    assert answered > 1000, "most messages went over connections that stayed open"
+    closed = []
     assert good.finished.wait(60)
     assert good.events == encode(list(knight_tour(knight_graph(6, 6), 0)))
     assert good.errors == []
@@ -153,6 +142,27 @@ def test_thousands_of_malformed_messages_change_nothing_for_a_good_client():
     assert wait_for(lambda: len(classes(app)) == 0, 10)
     assert wait_for(lambda: len(limits(app)) == 0, 10)
     assert wait_for(lambda: threading.active_count() <= before + 1, 15), threading.enumerate()
+    server.close()
+
+
+# python-socketio ends the thread of a connection whose packet is not JSON (closing just that
+# connection); pytest reports each such thread's exception, which is expected here.
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_garbage_frames_close_only_their_own_connection():
+    server = LiveServer(create_app({"TESTING": True}))
+    good = Watcher(server.url)
+    good.call("start", {**GOOD, "speed": 500})
+    for frame in ["42[", "4", "99", "42{}", "42[1,2]", '42["start"', "\x00", "43[]", "2probe"] * 3:
+        garbage = RawClient(server.url)
+        garbage.send(frame)
+        wait_for(lambda: not garbage.reader.is_alive(), timeout=0.05)
+        garbage.close()
+    assert good.call("pause") == {"ok": True}
+    held = len(good.events)
+    assert held > 0 and good.errors == []
+    expected = encode(list(itertools.islice(knight_tour(knight_graph(6, 6), 0), held)))
+    assert good.events == expected
+    good.close()
     server.close()
 
 
