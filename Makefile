@@ -7,15 +7,15 @@ PORT ?= 5000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench setup setup-dev chromium clean
+.PHONY: run test bench setup setup-dev system clean
 
 run: setup
 	$(PY) -m server --host $(HOST) --port $(PORT)
 
-test: setup-dev chromium
+test: setup-dev system
 	CHROMIUM=$(CHROMIUM) $(PY) -m pytest
 
-bench: setup-dev chromium
+bench: setup-dev system
 	CHROMIUM=$(CHROMIUM) $(PY) bench/engine.py
 	$(PY) bench/skip.py
 	$(PY) bench/size.py
@@ -41,11 +41,13 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# Browser tests drive Debian's Chromium; Playwright's own browser download is not used. A CJK
-# font lets the Chinese page render (and its screenshots show) real characters.
-chromium:
-	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 || { \
-	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q chromium fonts-wqy-microhei; }
+# Debian packages the tests use: Chromium for the browser tests (Playwright's own browser
+# download is not used), a CJK font so the Chinese page shows real characters, and Redis for
+# the test of several server processes sharing classes.
+system:
+	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 && command -v redis-server >/dev/null || { \
+	  $(SUDO) apt-get update -q && \
+	  $(SUDO) apt-get install -y -q chromium fonts-wqy-microhei redis-server; }
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache tests/artifacts

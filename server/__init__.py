@@ -21,6 +21,7 @@ def create_app(config=None):
     runs.init_app(app)
     classroom.init_app(app)
     app.extensions["knights_tour_limits"] = Limits(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
+    # MESSAGE_QUEUE (a redis:// URL) lets several server processes share clients and classes.
     # Threading is set explicitly: eventlet is unmaintained and gevent drops large frames.
     # Each connection keeps a ping thread that notices a closed socket within PING_INTERVAL.
     socketio.init_app(
@@ -33,5 +34,6 @@ def create_app(config=None):
         # One client's events are handled in order, on its own connection's thread: a start
         # is in place before the step that follows it, and a flood holds up only its sender.
         async_handlers=False,
+        message_queue=app.config.get("MESSAGE_QUEUE"),
     )
     return app

@@ -15,8 +15,12 @@ def main(argv=None):
         "--allow-origin", action="append", default=[], metavar="URL",
         help="also let pages from this origin connect (repeatable); by default only this server's own",
     )
+    parser.add_argument(
+        "--message-queue", metavar="URL",
+        help="a redis:// URL, for several server processes to share classes (see the README)",
+    )
     args = parser.parse_args(argv)
-    app = create_app({"CORS_ORIGINS": args.allow_origin})
+    app = create_app({"CORS_ORIGINS": args.allow_origin, "MESSAGE_QUEUE": args.message_queue})
     address = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Knight's Tour Live: open http://{address}:{args.port}/ in a browser", flush=True)
     socketio.run(

@@ -14,9 +14,14 @@ SNAPSHOT_EVERY = 0.1  # seconds between two snapshots sent to a room
 
 
 class ClassSession:
-    """One class: its code, its instructor, its followers and the run they watch."""
+    """One class: its code, its instructor, its followers and the run they watch.
 
-    def __init__(self, code, token, instructor):
+    A class opened by another process (sharing a message queue) is known here only by its
+    code and its followers in this process: remote, with no token and no run.
+    """
+
+    def __init__(self, code, token, instructor, remote=False):
+        self.remote = remote
         self.code = code
         self.token = token
         self.instructor = instructor  # the instructor's sid, None while disconnected
@@ -79,12 +84,21 @@ class Classes:
             if code not in self._by_code:
                 return code
 
-    def find(self, code):
-        """Return the class with this code, or raise ValueError."""
-        klass = self._by_code.get(code.upper().strip()) if isinstance(code, str) else None
+    def find(self, code, elsewhere=lambda code: False):
+        """Return the class with this code (elsewhere(code): another process has it), or raise."""
+        code = code.upper().strip() if isinstance(code, str) else None
+        klass = self._by_code.get(code) if code else None
+        if klass is None and code and elsewhere(code):
+            with self._lock:
+                klass = self._by_code.setdefault(code, ClassSession(code, None, None, remote=True))
         if klass is None:
             raise ValueError("there is no class with that code: check it with your instructor")
         return klass
+
+    def owned(self, code):
+        """Return the class with this code if it was opened in this process, or None."""
+        klass = self._by_code.get(code)
+        return klass if klass is not None and not klass.remote else None
 
     def led_by(self, sid):
         """Return the class sid leads, or None."""
@@ -99,6 +113,8 @@ class Classes:
     def claim(self, sid, code, token):
         """Give the instructor's rights back to sid, which knows the class's token."""
         klass = self.find(code)
+        if klass.remote:
+            raise ValueError("this class is led through another server: reconnect to that one")
         if not isinstance(token, str) or not secrets.compare_digest(token, klass.token):
             raise ValueError("only the instructor who started this class can control it")
         with self._lock:
@@ -113,9 +129,9 @@ class Classes:
             self._led[sid] = klass.code
         return klass
 
-    def follow(self, sid, code):
+    def follow(self, sid, code, elsewhere=lambda code: False):
         """Make sid a follower of the class with this code, and return it."""
-        klass = self.find(code)
+        klass = self.find(code, elsewhere)
         with self._lock:
             if sid in self._led:
                 raise ValueError(f"you lead class {self._led[sid]}; you cannot follow another")
@@ -157,5 +173,6 @@ class Classes:
         now = time.monotonic() if now is None else now
         return [
             klass for klass in list(self._by_code.values())
-            if now - klass.touched > (self.idle_seconds if klass.instructor else self.orphan_seconds)
+            if not klass.remote
+            and now - klass.touched > (self.idle_seconds if klass.instructor else self.orphan_seconds)
         ]

@@ -7,6 +7,7 @@ from flask_socketio import join_room, leave_room
 
 from . import socketio
 from .classes import FOLLOW_MAX_SPEED, SNAPSHOT_EVERY, Classes
+from .directory import directory_for
 from .replies import answered
 from .runs import runs
 
@@ -21,6 +22,12 @@ def init_app(app):
     app.extensions["knights_tour_classes"] = Classes(
         app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"]
     )
+    app.extensions["knights_tour_directory"] = directory_for(app.config.get("MESSAGE_QUEUE"))
+
+
+def directory(app=None):
+    """Return where an app's classes are known to other processes (nowhere, with one)."""
+    return (app or current_app).extensions["knights_tour_directory"]
 
 
 def classes(app=None):
@@ -30,7 +37,11 @@ def classes(app=None):
 
 def check_in_control(sid):
     """Raise ValueError if sid follows a class, whose run only its instructor controls."""
-    klass = classes().followed_by(sid)
+    registry = classes()
+    klass = registry.followed_by(sid)
+    if klass is not None and klass.remote and not directory().exists(klass.code):
+        registry.unfollow(sid)  # its owner has ended it
+        klass = None
     if klass is not None:
         raise ValueError(
             f"you are following class {klass.code}: only its instructor controls the run; "
@@ -126,6 +137,7 @@ def relay_for(sid, run):
 def end_class(registry, klass, reason):
     """End a class: tell its room why, and free everything it held."""
     registry.close(klass)
+    directory().withdraw(klass.code)
     socketio.emit("class_ended", {"code": klass.code, "reason": reason}, to=klass.room)
     for sid in (*klass.followers, klass.instructor):
         if sid is not None:
@@ -137,9 +149,10 @@ def _reap(app, registry):
     """End idle and abandoned classes until none is left (then this thread ends)."""
     while len(registry):
         socketio.sleep(app.config["CLASS_REAP_SECONDS"])
-        for klass in registry.stale():
-            reason = "the instructor left" if klass.instructor is None else "the class was idle"
-            end_class(registry, klass, reason)
+        with app.app_context():
+            for klass in registry.stale():
+                reason = "the instructor left" if klass.instructor is None else "the class was idle"
+                end_class(registry, klass, reason)
 
 
 def _ensure_reaper():
@@ -156,7 +169,18 @@ def on_class_open(data=None):
     """An instructor's page opens a class; its runs from now on are the class's."""
     klass = classes().open(request.sid)
     _ensure_reaper()
+    directory().publish(klass.code)
+    registry = classes()
+    directory().listen(lambda code, sid: _welcome_from_here(registry, code, sid))
     return {"code": klass.code, "token": klass.token}
+
+
+def _welcome_from_here(registry, code, sid):
+    """Send a student who joined through another process the state of a class owned here."""
+    klass = registry.owned(code)
+    if klass is not None:
+        with klass.lock:
+            socketio.emit("class_state", klass.welcome(), to=sid)
 
 
 @socketio.on("class_claim")
@@ -177,11 +201,14 @@ def on_class_join(data=None):
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
     sid = request.sid
-    klass = classes().follow(sid, data["code"])
+    klass = classes().follow(sid, data["code"], directory().exists)
     runs().drop(sid)  # a follower watches the class's run, not one of its own
     with klass.lock:  # nothing reaches the room between the welcome and the join
         join_room(klass.room)
-        socketio.emit("class_state", klass.welcome(), to=sid)
+        if klass.remote:  # its owner sends the state; batches before it are lined up by number
+            directory().ask_welcome(klass.code, sid)
+        else:
+            socketio.emit("class_state", klass.welcome(), to=sid)
     return {"code": klass.code}
 
 
