@@ -346,8 +346,13 @@ def apply_tweaks(spec):
     tick=S         server.player.TICK: seconds between two batches of a run above 1/S events/s
     skip_sleep=S   the skipping thread sleeps S seconds between two slices, yielding the GIL
     skip_slice=N   server.player.SKIP_SLICE: events searched per slice while skipping
+    nodeflate=1    drop Sec-WebSocket-Extensions from requests, so no permessage-deflate
+    Return a function that finishes the app (the tweaks that need it).
     """
     from server import player
+
+    def finish(app):
+        return app
 
     for item in filter(None, spec.split(",")):
         key, _, value = item.partition("=")
@@ -371,24 +376,36 @@ def apply_tweaks(spec):
                 self._clock = clock
 
             player.Player.__init__ = __init__
+        elif key == "nodeflate":
+            def finish(app):
+                inner = app.wsgi_app  # Flask-SocketIO's middleware, which upgrades to websocket
+
+                def no_extensions(environ, start_response):
+                    environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
+                    return inner(environ, start_response)
+
+                app.wsgi_app = no_extensions
+                return app
         else:
             raise ValueError(f"unknown tweak {key!r}")
+    return finish
 
 
 def tweaked_app():
     """The app, with the tweaks named in the environment (gunicorn's entry point)."""
     from server import create_app
 
-    apply_tweaks(os.environ.get(TWEAKS_ENV, ""))
-    return create_app()
+    finish = apply_tweaks(os.environ.get(TWEAKS_ENV, ""))
+    return finish(create_app())
 
 
 def serve_tweaked(port):
     """`python -m server`, with the tweaks named in the environment (werkzeug's entry point)."""
-    from server.__main__ import main as serve
+    import server.__main__ as entry
 
-    apply_tweaks(os.environ.get(TWEAKS_ENV, ""))
-    serve(["--host", "127.0.0.1", "--port", str(port)])
+    finish, create_app = apply_tweaks(os.environ.get(TWEAKS_ENV, "")), entry.create_app
+    entry.create_app = lambda *args, **kwargs: finish(create_app(*args, **kwargs))
+    entry.main(["--host", "127.0.0.1", "--port", str(port)])
 
 
 class ServerProcess:
@@ -897,6 +914,18 @@ class Scenario:
 
 # ----------------------------------------------------------------------------------------
 
+def code_version():
+    """The commit the server's code is at, and whether server/ has changes not committed."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                                capture_output=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "server"], cwd=ROOT,
+                               text=True, capture_output=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "an unknown commit"
+    return f"commit {commit or '?'}{' with uncommitted changes in server/' if dirty else ''}"
+
+
 def watchdog(seconds, cleanup):
     """Kill what this script started and exit if it runs for too long."""
     def fire():
@@ -949,7 +978,8 @@ def main(argv=None):
           f"class at {args.speed:g} then {args.fast_speed:g} events/s; then one skip of the "
           f"naive 8x8 search.")
     print(f"Machine: {os.cpu_count()} cores shared by the server and the load processes; "
-          f"Python {sys.version.split()[0]}, python-socketio {metadata.version('python-socketio')}")
+          f"Python {sys.version.split()[0]}, python-socketio {metadata.version('python-socketio')}; "
+          f"server code at {code_version()}")
     print("Clients: python-socketio AsyncClient over websocket"
           f"{' with permessage-deflate' if args.deflate else ''}; 'main' load process = "
           f"instructor, solos, skipper; {args.follower_procs} follower process(es).")
