@@ -20,6 +20,7 @@ bench: setup-dev system
 	$(PY) bench/skip.py
 	$(PY) bench/size.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
+	$(PY) bench/classroom.py
 
 setup: $(VENV)/.runtime node_modules/.package-lock.json
 

@@ -22,17 +22,29 @@ What is measured (the server puts no timestamps in its payloads):
             of the same (run, first) batch; the instructor's batch is emitted (and acked)
             just before the room's. All processes read the same CLOCK_MONOTONIC.
   gap       time between two consecutive batches a client receives (ideal: 33 ms).
+  pace      events a group received in a phase over the events its speed promised.
   extra     p95 (or max) of a group in a phase minus the same in its reference phase: the
             5-solo baseline for the solo students, the pre-skip window for the skip.
+Beside them: the server's CPU (user + system, all its processes), peak RSS and threads; each
+load process's CPU and event-loop lag (how late a 20 ms sleep wakes: its own delay, which
+the clients' figures include); the machine's idle time; and "other", the busy time of no
+process measured here (softirqs of loopback networking, or another program running: a figure
+far above 0 in the baseline means the machine was not quiet and the run should be repeated).
 
 Phases: baseline (5 solo students alone), load30 (class at 30 events/s, 300 followers, 100 solo
 students at 30 events/s), load300 (the class at 300 events/s), preskip (class at 30 again),
-skip (one more student skips a naive 8x8 search to its end). Timings are printed, never
-asserted; the exit status is non-zero only if something is functionally wrong: a follower or
-a student missed, reordered or got wrong events, a client was refused or dropped, a request
-was refused, or the skipped search ended with the wrong counts.
+skip (one more student skips a naive 8x8 search to its end, stopped after --skip-timeout
+seconds if it has not ended), postskip. Timings are printed, never asserted; the exit status is
+non-zero only if something is functionally wrong: a follower or a student missed, reordered
+or got wrong events, a client was refused or dropped, a request was refused, or the skipped
+search ended with the wrong counts.
 
-Run: .venv/bin/python bench/classroom.py [--server werkzeug|gunicorn|both]
+Run: .venv/bin/python bench/classroom.py [--server werkzeug|gunicorn|both]   (both: ~2.5 min)
+
+Experiments (not the defaults): --deflate makes the clients offer permessage-deflate, as
+browsers do; --pin server|split pins the server to one core (split: the load processes to the
+other); --tweak changes server settings at run time without touching its files, through a
+launcher in this script (see apply_tweaks), to measure a proposed change before making it.
 """
 
 import argparse
@@ -41,7 +53,6 @@ import asyncio
 import collections
 import itertools
 import math
-from importlib import metadata
 import multiprocessing
 import os
 import re
@@ -54,6 +65,7 @@ import threading
 import time
 import traceback
 import urllib.request
+from importlib import metadata
 
 from common import EXPECTED, ROOT  # also puts the project on the import path
 
@@ -479,8 +491,10 @@ class Sampler:
 
     def __init__(self, server, loads, every=0.25):
         self.server, self.loads, self.every = server, loads, every
-        # (time, server (user, system) s, server rss, server threads, {load: cpu s}, idle s)
+        # (time, server (user, system) s, server rss, server threads, {load: cpu s},
+        #  (machine idle s, machine busy s, this process's cpu s))
         self.samples = []
+        self.me = psutil.Process()
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
@@ -507,8 +521,10 @@ class Sampler:
                 loads[load.name] = self.cpu(load.ps)
             except psutil.NoSuchProcess:
                 loads[load.name] = math.nan
+        machine = psutil.cpu_times()
+        idle = machine.idle + getattr(machine, "iowait", 0)
         self.samples.append((time.monotonic(), (user, system), rss, threads, loads,
-                             psutil.cpu_times().idle))
+                             (idle, sum(machine) - idle, self.cpu(self.me))))
 
     def run(self):
         while not self.stopping.wait(self.every):
@@ -523,16 +539,22 @@ class Sampler:
         inside = [s for s in self.samples if start <= s[0] <= end]
         if len(inside) < 2:
             return None
-        (t0, c0, *_, l0, i0), (t1, c1, *_, l1, i1) = inside[0], inside[-1]
+        (t0, c0, *_, l0, m0), (t1, c1, *_, l1, m1) = inside[0], inside[-1]
         span = t1 - t0
-        return {
+        figures = {
             "server_user": 100 * (c1[0] - c0[0]) / span,
             "server_sys": 100 * (c1[1] - c0[1]) / span,
             "rss": max(s[2] for s in inside),
             "threads": max(s[3] for s in inside),
             "loads": {name: 100 * (l1[name] - l0[name]) / span for name in l0},
-            "idle": 100 * (i1 - i0) / span,  # of all cores together: 200 = both idle
+            "idle": 100 * (m1[0] - m0[0]) / span,  # of all cores together: 200 = 2 idle cores
         }
+        # Busy time not spent in the server, the load processes or this one: the kernel's
+        # softirqs (loopback networking), and any other program running meanwhile.
+        figures["other"] = (100 * (m1[1] - m0[1] - (m1[2] - m0[2])) / span
+                            - figures["server_user"] - figures["server_sys"]
+                            - sum(figures["loads"].values()))
+        return figures
 
 
 # ----------------------------------------------------------------------------------------
@@ -652,7 +674,7 @@ class Scenario:
         loads = []
         try:
             server.wait_ready()
-            load_cpus, server_cpus = self.pinning()
+            load_cpus = self.pinning()[0]
             main = Load("main", server.url, args.deflate, load_cpus)
             loads.append(main)
             per = math.ceil(args.followers / args.follower_procs)
@@ -668,7 +690,8 @@ class Scenario:
             finally:
                 sampler.stop()
                 self.collected = {load.name: load("collect", timeout=120) for load in loads}
-                closing = [load.send("close") for load in loads]  # noqa: F841
+                for load in loads:
+                    load.send("close")
                 for load in loads:
                     try:
                         load.result(60)
@@ -787,8 +810,10 @@ class Scenario:
             f"{len(rest_results)} more in {rest_wall:.2f} s ({len(rest_results) / rest_wall:.0f}/s); "
             f"per client p50 {c['p50']:.0f} ms, p95 {c['p95']:.0f} ms, max {c['max']:.0f} ms")
 
-        say("\nphase       secs  server CPU% user+sys  RSS MB  threads  idle%/200  load CPU% "
-            "(main/followers)  loop lag p95/max ms (main/followers)  events/s  msgs/s")
+        cores = len(os.sched_getaffinity(0))
+        say(f"\nphase       secs  server CPU% user+sys  RSS MB  threads  idle%/{cores * 100}  "
+            f"other%  load CPU% (main/followers)  loop lag p95/max ms (main/followers)  "
+            f"events/s  msgs/s")
         for name, window in self.phases.items():
             figures = self.sampler.window(*window)
             if figures is None:
@@ -803,6 +828,7 @@ class Scenario:
             cpu = f"{figures['server_user']:.0f}+{figures['server_sys']:.0f}"
             say(f"{name:<10} {span:>5.1f}  {cpu:>19}  "
                 f"{figures['rss'] / 2**20:>6.0f}  {figures['threads']:>7}  {figures['idle']:>9.0f}  "
+                f"{figures['other']:>6.0f}  "
                 f"{load_cpu:>26}  {' '.join(lag_texts):>36}  {events / span:>8.0f}  "
                 f"{messages / span:>6.0f}")
 
@@ -1002,7 +1028,8 @@ def main(argv=None):
                 print(scenario.log[-3000:])
             continue
         print(text, flush=True)
-        print(f"server threads after the clients closed: {scenario.server_threads_end}")
+        print(f"server threads just after the clients closed: {scenario.server_threads_end} "
+              f"(each connection's ping thread sleeps out its 25 s; gunicorn keeps its pool)")
         if scenario.log_problems:
             print(f"server log: {len(scenario.log_problems)} lines of warnings/errors, e.g.:")
             for line in list(dict.fromkeys(scenario.log_problems))[:8]:
