@@ -97,10 +97,6 @@ class Player:
             self._cond.notify_all()
 
     @property
-    def skipping(self):
-        return self._skipping
-
-    @property
     def speed(self):
         return self._speed
 

@@ -1,4 +1,5 @@
 // The state of one run, derived only from the events received: apply() and undo() each event.
+// Wire codes: visit square v is v, backtrack from v is -v-1, a tour is "found".
 
 /** Return the empty state of a run on a rows x cols board from square start. */
 export function createModel(rows, cols, start, closed = false) {
@@ -14,12 +15,6 @@ export function createModel(rows, cols, start, closed = false) {
     lastBacktrack: -1, // the square most recently backtracked from
     justFound: false,  // the path is a tour that was just reported
   };
-}
-
-/** Decode one wire event: visit v is v, backtrack v is -v-1, a tour is "found". */
-export function decode(code) {
-  if (code === "found") return { kind: "found" };
-  return code >= 0 ? { kind: "visit", square: code } : { kind: "backtrack", square: -code - 1 };
 }
 
 /** Apply one wire event to the state. */
@@ -59,11 +54,6 @@ export function undo(state, code) {
     state.backtracks -= 1;
   }
   return state;
-}
-
-/** Return the depth of the search: the number of moves on the path. */
-export function depth(state) {
-  return Math.max(0, state.path.length - 1);
 }
 
 /** Return the knight's square, or -1 before the first visit. */
