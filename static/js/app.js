@@ -148,20 +148,24 @@ function connected() {
 }
 
 const following = () => page.klass.role === "student";
+// Stepping back and scrubbing work on one board's own events, not while skipping or following.
+const reviewable = () => page.mode !== "compare" && page.state !== "skipping" && !following();
+
+function showBack() {
+  els.back.disabled = !reviewable() || main.model.events <= main.timeline.first;
+}
 
 function showControls() {
   const v = view(page.state, connected() && !following());
-  const reviewing = page.mode !== "compare";
   els.play.textContent = t(page.replaying || page.state === "playing" ? "Pause" : "Play");
   els.play.disabled = !v.play.enabled;
   els.play.setAttribute("aria-pressed", String(page.state === "playing"));
   els.step.disabled = !v.step.enabled;
-  els.back.disabled = !reviewing || page.state === "skipping" || main.model.events <= main.timeline.first;
+  showBack();
   els.skip.textContent = t(v.skip.label);
   els.skip.disabled = !v.skip.enabled;
   els.reset.disabled = !v.reset.enabled || following();
-  els.timeline.disabled = !reviewing || page.state === "skipping" || following();
-  els.back.disabled ||= following();
+  els.timeline.disabled = !reviewable();
   for (const part of [els.boardSetup, els.searchSetup, els.mode, els.speed]) part.disabled = following();
   document.body.dataset.state = page.state;
   document.body.dataset.mode = page.mode;
@@ -198,7 +202,7 @@ function showCounters() {
   els.timeline.max = String(head);
   els.timeline.value = String(m.events);
   els.timelineOut.textContent = t("event {at} of {head} received", { at: count(m.events), head: count(head) });
-  els.back.disabled = page.mode === "compare" || page.state === "skipping" || m.events <= first || following();
+  showBack();
   for (const [lane, caption] of [[main, els.captionMain], [second, els.captionSecond]]) {
     caption.textContent = page.mode !== "compare" ? "" : t(
       "{name}: {visits} visits, {backtracks} backtracks, depth {depth} / {squares}",
@@ -455,7 +459,7 @@ async function step() {
 }
 
 async function stepBack() {
-  if (page.mode === "compare" || page.state === "skipping") return;
+  if (!reviewable()) return;
   await pauseRun();
   if (main.back()) {
     chart.rewind(main.model.events);
@@ -465,7 +469,7 @@ async function stepBack() {
 }
 
 async function seek(target) {
-  if (page.mode === "compare" || page.state === "skipping") return;
+  if (!reviewable()) return;
   await pauseRun();
   main.seek(target);
   chart.rewind(main.model.events);
@@ -753,7 +757,8 @@ function onKey(event) {
     "?": () => els.helpDialog.showModal(),
   };
   const action = actions[event.key];
-  if (!action) return;
+  // A follower's controls are the instructor's, and so are their shortcuts.
+  if (!action || (following() && event.key !== "?")) return;
   event.preventDefault();
   action();
 }

@@ -37,6 +37,12 @@ def test_students_follow_the_instructor_live(page, browser, site):
     expect(student.get_by_role("status")).to_contain_text("Tour found", timeout=15_000)
     assert student.evaluate("() => knightsTour.model.path") == page.evaluate("() => knightsTour.model.path")
     expect(student.locator("#depth")).to_have_text("25 / 25")
+    # The shortcuts of disabled controls do nothing either.
+    student.locator("body").click(position={"x": 5, "y": 5})
+    for key in ("ArrowLeft", "Home", "r"):
+        student.keyboard.press(key)
+    assert student.evaluate("() => knightsTour.model.path.length") == 25
+    expect(student.get_by_role("status")).to_contain_text("Tour found")
     student.screenshot(path=str(ARTIFACTS / "class_student.png"))
     student.context.close()
 
