@@ -67,10 +67,9 @@ import traceback
 import urllib.request
 from importlib import metadata
 
-from common import EXPECTED, ROOT  # also puts the project on the import path
-
 import psutil
 import socketio
+from common import EXPECTED, ROOT  # also puts the project on the import path
 
 from server.graph import knight_graph
 from server.search import BACKTRACK, VISIT, knight_tour
@@ -87,6 +86,7 @@ DEADLINE = 600  # seconds the whole script may take before it kills what it star
 # ----------------------------------------------------------------------------------------
 # The load processes: asyncio Socket.IO clients, driven by commands over a pipe.
 
+
 def encode(events):
     """Encode (kind, vertex, depth) events as the server does."""
     return [v if kind == VISIT else -v - 1 if kind == BACKTRACK else kind for kind, v, _ in events]
@@ -100,8 +100,7 @@ class Engine:
 
     def prefix(self, rows, cols, start, order, count):
         key = (rows, cols, start, order)
-        codes, events = self.made.setdefault(
-            key, ([], knight_tour(knight_graph(rows, cols), start, order)))
+        codes, events = self.made.setdefault(key, ([], knight_tour(knight_graph(rows, cols), start, order)))
         if len(codes) < count:
             codes.extend(encode(itertools.islice(events, count - len(codes))))
         return codes[:count]
@@ -160,25 +159,31 @@ class Peer:
                 first, batch = payload["first"], payload["events"]
                 if first != len(codes):
                     kind = "gap" if first > len(codes) else "overlap"
-                    problems.append(f"{kind}: run {run} batch starts at event {first} after "
-                                    f"{len(codes)} events")
+                    problems.append(
+                        f"{kind}: run {run} batch starts at event {first} after {len(codes)} events"
+                    )
                     codes.extend([None] * max(0, first - len(codes)))
-                codes.extend(batch[len(codes) - first:])
+                codes.extend(batch[len(codes) - first :])
                 stamps.append(stamp)
                 firsts.append(first)
                 sizes.append(len(batch))
                 runs.append(run)
             elif event == "snapshot":
-                problems.append(f"a snapshot of run {payload['run']} at a pace the room should "
-                                f"get every batch of")
+                problems.append(
+                    f"a snapshot of run {payload['run']} at a pace the room should get every batch of"
+                )
                 codes = [None] * payload["events"]
             elif event == "class_control":
                 controls.append((payload["state"], payload["speed"]))
             elif event == "progress":
                 progress = {key: payload.get(key) for key in ("events", "elapsed", "rate")}
             elif event == "finished":
-                finished.append({key: payload.get(key) for key in
-                                 ("run", "found", "visits", "backtracks", "tours", "stopped")})
+                finished.append(
+                    {
+                        key: payload.get(key)
+                        for key in ("run", "found", "visits", "backtracks", "tours", "stopped")
+                    }
+                )
             elif event == "error":
                 problems.append(f"the server sent an error: {payload}")
         if codes is not None and board is not None:
@@ -186,19 +191,30 @@ class Peer:
         for seen_board, seen in checked:
             if not seen or seen_board.get("speed") == 0:
                 continue
-            expected = engine.prefix(seen_board["rows"], seen_board["cols"], seen_board["start"],
-                                     seen_board["order"], len(seen))
+            expected = engine.prefix(
+                seen_board["rows"], seen_board["cols"], seen_board["start"], seen_board["order"], len(seen)
+            )
             if seen != expected:
                 at = next(i for i, (a, b) in enumerate(zip(seen, expected)) if a != b)
-                problems.append(f"run {seen_board['run']}: event {at} is {seen[at]!r}, the "
-                                f"search's is {expected[at]!r}")
+                problems.append(
+                    f"run {seen_board['run']}: event {at} is {seen[at]!r}, the search's is {expected[at]!r}"
+                )
         if self.dropped:
             problems.append(self.dropped)
         return {
-            "name": self.name, "connect_s": self.connect_s, "problems": problems,
-            "counts": dict(counts), "events": len(codes) if codes is not None else 0,
-            "run": run, "controls": controls, "finished": finished, "progress": progress,
-            "stamps": stamps, "firsts": firsts, "sizes": sizes, "runs": runs,
+            "name": self.name,
+            "connect_s": self.connect_s,
+            "problems": problems,
+            "counts": dict(counts),
+            "events": len(codes) if codes is not None else 0,
+            "run": run,
+            "controls": controls,
+            "finished": finished,
+            "progress": progress,
+            "stamps": stamps,
+            "firsts": firsts,
+            "sizes": sizes,
+            "runs": runs,
         }
 
 
@@ -244,8 +260,8 @@ class LoadProcess:
     async def do_call(self, names, event, data=None, each=None):
         """Send event to the named peers (data, or each[name]); return their acks."""
         return await self.gather(
-            names, lambda peer: peer.sio.call(event, each[peer.name] if each else data,
-                                              timeout=30), limit=50)
+            names, lambda peer: peer.sio.call(event, each[peer.name] if each else data, timeout=30), limit=50
+        )
 
     async def do_wait(self, name, event, within):
         """Wait until a peer has received event; return its arrival time, or None."""
@@ -304,8 +320,7 @@ class Load:
         self.name = name
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=load_main, args=(child, url, deflate, cpus),
-                                       daemon=True)
+        self.process = context.Process(target=load_main, args=(child, url, deflate, cpus), daemon=True)
         self.process.start()
         child.close()
         self.ps = psutil.Process(self.process.pid)
@@ -317,8 +332,7 @@ class Load:
 
     def result(self, timeout=120):
         if not self.conn.poll(timeout):
-            raise RuntimeError(f"load process {self.name} did not finish {self.pending!r} "
-                               f"within {timeout} s")
+            raise RuntimeError(f"load process {self.name} did not finish {self.pending!r} within {timeout} s")
         status, value = self.conn.recv()
         if status != "ok":
             raise RuntimeError(f"load process {self.name} failed {self.pending!r}:\n{value}")
@@ -341,6 +355,7 @@ class Load:
 
 # ----------------------------------------------------------------------------------------
 # The server process, and what it costs.
+
 
 def free_port():
     with socket.socket() as probe:
@@ -389,6 +404,7 @@ def apply_tweaks(spec):
 
             player.Player.__init__ = __init__
         elif key == "nodeflate":
+
             def finish(app):
                 inner = app.wsgi_app  # Flask-SocketIO's middleware, which upgrades to websocket
 
@@ -432,18 +448,37 @@ class ServerProcess:
         if kind == "werkzeug" and not tweaks:
             self.command = [PYTHON, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
         elif kind == "werkzeug":
-            self.command = [PYTHON, "-c", f"import sys; sys.path[:0] = [{bench!r}, {str(ROOT)!r}]; "
-                            f"import classroom; classroom.serve_tweaked({self.port})"]
+            self.command = [
+                PYTHON,
+                "-c",
+                f"import sys; sys.path[:0] = [{bench!r}, {str(ROOT)!r}]; "
+                f"import classroom; classroom.serve_tweaked({self.port})",
+            ]
         else:
-            self.command = [gunicorn, "-w", "1", "--threads", str(threads),
-                            "-b", f"127.0.0.1:{self.port}", "--graceful-timeout", "5"]
-            self.command += (["--pythonpath", bench, "classroom:tweaked_app()"] if tweaks
-                             else ["server:create_app()"])
+            self.command = [
+                gunicorn,
+                "-w",
+                "1",
+                "--threads",
+                str(threads),
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "--graceful-timeout",
+                "5",
+            ]
+            self.command += (
+                ["--pythonpath", bench, "classroom:tweaked_app()"] if tweaks else ["server:create_app()"]
+            )
         if cpus:
             self.command = ["taskset", "-c", ",".join(map(str, sorted(cpus))), *self.command]
-        self.process = subprocess.Popen(self.command, cwd=ROOT, stdout=self.log,
-                                        stderr=subprocess.STDOUT, start_new_session=True,
-                                        env={**os.environ, TWEAKS_ENV: tweaks})
+        self.process = subprocess.Popen(
+            self.command,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, TWEAKS_ENV: tweaks},
+        )
         self.ps = psutil.Process(self.process.pid)
 
     def wait_ready(self, timeout=30):
@@ -523,8 +558,16 @@ class Sampler:
                 loads[load.name] = math.nan
         machine = psutil.cpu_times()
         idle = machine.idle + getattr(machine, "iowait", 0)
-        self.samples.append((time.monotonic(), (user, system), rss, threads, loads,
-                             (idle, sum(machine) - idle, self.cpu(self.me))))
+        self.samples.append(
+            (
+                time.monotonic(),
+                (user, system),
+                rss,
+                threads,
+                loads,
+                (idle, sum(machine) - idle, self.cpu(self.me)),
+            )
+        )
 
     def run(self):
         while not self.stopping.wait(self.every):
@@ -551,14 +594,18 @@ class Sampler:
         }
         # Busy time not spent in the server, the load processes or this one: the kernel's
         # softirqs (loopback networking), and any other program running meanwhile.
-        figures["other"] = (100 * (m1[1] - m0[1] - (m1[2] - m0[2])) / span
-                            - figures["server_user"] - figures["server_sys"]
-                            - sum(figures["loads"].values()))
+        figures["other"] = (
+            100 * (m1[1] - m0[1] - (m1[2] - m0[2])) / span
+            - figures["server_user"]
+            - figures["server_sys"]
+            - sum(figures["loads"].values())
+        )
         return figures
 
 
 # ----------------------------------------------------------------------------------------
 # Figures.
+
 
 def percentile(values, q):
     """Nearest-rank percentile of a sorted list."""
@@ -570,15 +617,18 @@ def percentile(values, q):
 def spread(values):
     """Return p50, p95, p99, max and count of values (seconds), in milliseconds."""
     values = sorted(values)
-    return {"p50": percentile(values, 50) * 1000, "p95": percentile(values, 95) * 1000,
-            "p99": percentile(values, 99) * 1000, "max": (values[-1] if values else math.nan) * 1000,
-            "n": len(values)}
+    return {
+        "p50": percentile(values, 50) * 1000,
+        "p95": percentile(values, 95) * 1000,
+        "p99": percentile(values, 99) * 1000,
+        "max": (values[-1] if values else math.nan) * 1000,
+        "n": len(values),
+    }
 
 
 def batches_in(peer, window, run=None):
     start, end = window
-    for stamp, first, size, batch_run in zip(peer["stamps"], peer["firsts"], peer["sizes"],
-                                             peer["runs"]):
+    for stamp, first, size, batch_run in zip(peer["stamps"], peer["firsts"], peer["sizes"], peer["runs"]):
         if start <= stamp < end and (run is None or batch_run == run):
             yield stamp, first, size
 
@@ -637,6 +687,7 @@ def loop_lag(lags, window):
 # ----------------------------------------------------------------------------------------
 # One scenario: a server, the phases, the figures.
 
+
 class Scenario:
     def __init__(self, kind, args):
         self.kind, self.args = kind, args
@@ -650,12 +701,11 @@ class Scenario:
         if not self.args.pin:
             return None, None
         cpus = sorted(os.sched_getaffinity(0))
-        server = set(cpus[len(cpus) // 2:])
-        return (set(cpus[:len(cpus) // 2]) if self.args.pin == "split" else None), server
+        server = set(cpus[len(cpus) // 2 :])
+        return (set(cpus[: len(cpus) // 2]) if self.args.pin == "split" else None), server
 
     def check_acks(self, what, acks):
-        bad = {name: ack for name, ack in acks.items()
-               if not (isinstance(ack, dict) and ack.get("ok"))}
+        bad = {name: ack for name, ack in acks.items() if not (isinstance(ack, dict) and ack.get("ok"))}
         for name, ack in list(bad.items())[:5]:
             self.problems.append(f"{what}: {name} got {ack}")
         if len(bad) > 5:
@@ -679,9 +729,10 @@ class Scenario:
             loads.append(main)
             per = math.ceil(args.followers / args.follower_procs)
             follower_names = [f"f{i}" for i in range(args.followers)]
-            groups = [follower_names[i:i + per] for i in range(0, args.followers, per)]
-            follower_loads = [Load(f"followers{i + 1}", server.url, args.deflate, load_cpus)
-                              for i in range(len(groups))]
+            groups = [follower_names[i : i + per] for i in range(0, args.followers, per)]
+            follower_loads = [
+                Load(f"followers{i + 1}", server.url, args.deflate, load_cpus) for i in range(len(groups))
+            ]
             loads.extend(follower_loads)
             sampler = Sampler(server, loads)
             self.sampler = sampler
@@ -700,8 +751,7 @@ class Scenario:
         finally:
             for load in loads:
                 load.close()
-            self.server_threads_end = sum(p.num_threads() for p in server.processes()
-                                          if p.is_running())
+            self.server_threads_end = sum(p.num_threads() for p in server.processes() if p.is_running())
             server.close()
             self.log = server.log_text()
             server.log.close()
@@ -709,16 +759,18 @@ class Scenario:
     def drive(self, main, follower_loads, groups):
         args = self.args
         solos = [f"s{i}" for i in range(args.solos)]
-        baseline, rest = solos[:args.baseline], solos[args.baseline:]
-        start_of = {name: {**BOARD, "start": (7 * i + 1) % 64, "speed": args.speed}
-                    for i, name in enumerate(solos)}
+        baseline, rest = solos[: args.baseline], solos[args.baseline :]
+        start_of = {
+            name: {**BOARD, "start": (7 * i + 1) % 64, "speed": args.speed} for i, name in enumerate(solos)
+        }
 
         # 1. Baseline: a few solo students alone on the server.
         began = time.monotonic()
         self.connects["baseline"] = (main("connect", names=baseline), time.monotonic() - began)
         self.check_acks("connect", self.connects["baseline"][0])
-        self.check_acks("start", main("call", names=baseline, event="start",
-                                      each={n: start_of[n] for n in baseline}))
+        self.check_acks(
+            "start", main("call", names=baseline, event="start", each={n: start_of[n] for n in baseline})
+        )
         time.sleep(args.settle)
         self.phase("baseline", args.baseline_seconds)
 
@@ -734,29 +786,32 @@ class Scenario:
         self.check_acks("connect", results)
 
         # 3. The class opens, its followers join, its run starts; the other solos start.
-        opened = self.check_acks("class_open", main("call", names=["instructor"],
-                                                    event="class_open"))["instructor"]
+        opened = self.check_acks("class_open", main("call", names=["instructor"], event="class_open"))[
+            "instructor"
+        ]
         code = opened.get("code")
         for load, names in zip(follower_loads, groups):
             load.send("call", names=names, event="class_join", data={"code": code})
         for load in follower_loads:
             self.check_acks("class_join", load.result(120))
         class_run = {**BOARD, "start": CLASS_START, "speed": args.speed}
-        started = self.check_acks("start", main("call", names=["instructor"], event="start",
-                                                data=class_run))["instructor"]
+        started = self.check_acks("start", main("call", names=["instructor"], event="start", data=class_run))[
+            "instructor"
+        ]
         self.class_run = started.get("run")
-        self.check_acks("start", main("call", names=rest, event="start",
-                                      each={n: start_of[n] for n in rest}))
+        self.check_acks("start", main("call", names=rest, event="start", each={n: start_of[n] for n in rest}))
         time.sleep(args.settle)
         self.phase("load30", args.load_seconds)
 
         # 4. The class speeds up to 300 events/s, then back to a lecture's 30.
-        self.check_acks("speed", main("call", names=["instructor"], event="speed",
-                                      data={"speed": args.fast_speed}))
+        self.check_acks(
+            "speed", main("call", names=["instructor"], event="speed", data={"speed": args.fast_speed})
+        )
         time.sleep(args.settle)
         self.phase("load300", args.fast_seconds)
-        self.check_acks("speed", main("call", names=["instructor"], event="speed",
-                                      data={"speed": args.speed}))
+        self.check_acks(
+            "speed", main("call", names=["instructor"], event="speed", data={"speed": args.speed})
+        )
         time.sleep(args.settle)
         self.phase("preskip", args.preskip_seconds)
 
@@ -765,8 +820,9 @@ class Scenario:
         self.check_acks("start", main("call", names=["skipper"], event="start", data=skip_run))
         start = time.monotonic()
         self.check_acks("skip", main("call", names=["skipper"], event="skip"))
-        ended = main("wait", name="skipper", event="finished", within=args.skip_timeout,
-                     timeout=args.skip_timeout + 30)
+        ended = main(
+            "wait", name="skipper", event="finished", within=args.skip_timeout, timeout=args.skip_timeout + 30
+        )
         self.skip_finished = ended is not None
         if ended is None:  # a timing, not a failure: the run is stopped, the figures stand
             ended = time.monotonic()
@@ -793,7 +849,7 @@ class Scenario:
         args = self.args
         everyone = self.peers()
         solos = [p for n, p in everyone.items() if re.fullmatch(r"s\d+", n)]
-        baseline = solos[:args.baseline]
+        baseline = solos[: args.baseline]
         followers = [p for n, p in everyone.items() if re.fullmatch(r"f\d+", n)]
         instructor, skipper = everyone["instructor"], everyone["skipper"]
         out = []
@@ -801,19 +857,25 @@ class Scenario:
 
         self.check_functional(everyone, solos, followers, instructor, skipper)
 
-        say(f"\n=== {self.kind}: {' '.join(os.path.relpath(c, ROOT) if c.startswith('/') else c for c in self.server.command)}")
+        say(
+            f"\n=== {self.kind}: {' '.join(os.path.relpath(c, ROOT) if c.startswith('/') else c for c in self.server.command)}"
+        )
         base_results, base_wall = self.connects["baseline"]
         rest_results, rest_wall = self.connects["rest"]
         times = [r["seconds"] for r in rest_results.values() if r.get("ok")]
         c = spread(times)
-        say(f"connect: {len(base_results)} baseline clients in {base_wall:.2f} s; then "
+        say(
+            f"connect: {len(base_results)} baseline clients in {base_wall:.2f} s; then "
             f"{len(rest_results)} more in {rest_wall:.2f} s ({len(rest_results) / rest_wall:.0f}/s); "
-            f"per client p50 {c['p50']:.0f} ms, p95 {c['p95']:.0f} ms, max {c['max']:.0f} ms")
+            f"per client p50 {c['p50']:.0f} ms, p95 {c['p95']:.0f} ms, max {c['max']:.0f} ms"
+        )
 
         cores = len(os.sched_getaffinity(0))
-        say(f"\nphase       secs  server CPU% user+sys  RSS MB  threads  idle%/{cores * 100}  "
+        say(
+            f"\nphase       secs  server CPU% user+sys  RSS MB  threads  idle%/{cores * 100}  "
             f"other%  load CPU% (main/followers)  loop lag p95/max ms (main/followers)  "
-            f"events/s  msgs/s")
+            f"events/s  msgs/s"
+        )
         for name, window in self.phases.items():
             figures = self.sampler.window(*window)
             if figures is None:
@@ -826,17 +888,23 @@ class Scenario:
                 lag_texts.append(f"{spread_['p95']:.0f}/{spread_['max']:.0f}")
             load_cpu = "/".join(f"{v:.0f}" for v in figures["loads"].values())
             cpu = f"{figures['server_user']:.0f}+{figures['server_sys']:.0f}"
-            say(f"{name:<10} {span:>5.1f}  {cpu:>19}  "
+            say(
+                f"{name:<10} {span:>5.1f}  {cpu:>19}  "
                 f"{figures['rss'] / 2**20:>6.0f}  {figures['threads']:>7}  {figures['idle']:>9.0f}  "
                 f"{figures['other']:>6.0f}  "
                 f"{load_cpu:>26}  {' '.join(lag_texts):>36}  {events / span:>8.0f}  "
-                f"{messages / span:>6.0f}")
+                f"{messages / span:>6.0f}"
+            )
 
-        say("\ndelays in ms (lag: behind the client's best-kept schedule, per event; fan-out: "
+        say(
+            "\ndelays in ms (lag: behind the client's best-kept schedule, per event; fan-out: "
             "follower minus instructor, per batch; gap: between batches; pace: events received "
-            "over events due)")
-        say(f"{'group':<22} {'phase':<9} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
-            f"{'samples':>9}   {'gap p95':>7} {'gap max':>7}  {'pace':>7}")
+            "over events due)"
+        )
+        say(
+            f"{'group':<22} {'phase':<9} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} "
+            f"{'samples':>9}   {'gap p95':>7} {'gap max':>7}  {'pace':>7}"
+        )
         self.figures = {}
 
         def row(group, phase, values, gaps=None, pace=None):
@@ -845,23 +913,35 @@ class Scenario:
             self.figures[(group, phase)] = s
             gap = f"{g['p95']:>7.0f} {g['max']:>7.0f}" if g else " " * 15
             pace = f"{pace:>6.1f}%" if pace is not None else ""
-            say(f"{group:<22} {phase:<9} {s['p50']:>7.1f} {s['p95']:>7.1f} {s['p99']:>7.1f} "
-                f"{s['max']:>7.1f} {s['n']:>9}   {gap}  {pace}")
+            say(
+                f"{group:<22} {phase:<9} {s['p50']:>7.1f} {s['p95']:>7.1f} {s['p99']:>7.1f} "
+                f"{s['max']:>7.1f} {s['n']:>9}   {gap}  {pace}"
+            )
 
-        speeds = {"load30": args.speed, "load300": args.fast_speed, "preskip": args.speed,
-                  "skip": args.speed, "postskip": args.speed}
-        row(f"solo x{len(baseline)} (alone)", "baseline",
-            *lags(baseline, self.phases["baseline"], args.speed))
+        speeds = {
+            "load30": args.speed,
+            "load300": args.fast_speed,
+            "preskip": args.speed,
+            "skip": args.speed,
+            "postskip": args.speed,
+        }
+        row(
+            f"solo x{len(baseline)} (alone)", "baseline", *lags(baseline, self.phases["baseline"], args.speed)
+        )
         for phase in ("load30", "load300", "preskip", "skip", "postskip"):
             window = self.phases[phase]
             row(f"solo x{len(solos)} lag", phase, *lags(solos, window, args.speed))
-            row(f"follower x{len(followers)} lag", phase,
-                *lags(followers, window, speeds[phase], self.class_run))
+            row(
+                f"follower x{len(followers)} lag",
+                phase,
+                *lags(followers, window, speeds[phase], self.class_run),
+            )
             values, unmatched = fan_out(followers, instructor, window, self.class_run)
             row("follower fan-out", phase, values)
             if unmatched:
-                self.problems.append(f"{unmatched} follower batches in {phase} that the "
-                                     f"instructor never received")
+                self.problems.append(
+                    f"{unmatched} follower batches in {phase} that the instructor never received"
+                )
             row("instructor lag", phase, *lags([instructor], window, speeds[phase], self.class_run))
 
         skip_s = self.phases["skip"][1] - self.phases["skip"][0]
@@ -869,16 +949,20 @@ class Scenario:
         reports = skipper["counts"].get("progress", 0)
         total = sum(EXPECTED[(8, "naive")])
         if self.skip_finished:
-            say(f"\nskip: the naive 8x8 search from square {SKIP_START} ({total:,} events) was "
+            say(
+                f"\nskip: the naive 8x8 search from square {SKIP_START} ({total:,} events) was "
                 f"searched to its end in {skip_s:.2f} s under load ({total / skip_s:,.0f} "
                 f"events/s; {reports} progress reports; alone it takes ~7-8 s, see "
-                f"bench/skip.py); visits {finished.get('visits'):,}, found {finished.get('found')}")
+                f"bench/skip.py); visits {finished.get('visits'):,}, found {finished.get('found')}"
+            )
         else:
             last = skipper["progress"] or {}
             rate = last.get("rate") or math.nan
-            say(f"\nskip: NOT finished after {skip_s:.1f} s under load, so stopped: "
+            say(
+                f"\nskip: NOT finished after {skip_s:.1f} s under load, so stopped: "
                 f"{last.get('events') or 0:,} of {total:,} events searched ({rate:,.0f} events/s; "
-                f"the whole search would take ~{total / rate:.0f} s; alone it takes ~7-8 s)")
+                f"the whole search would take ~{total / rate:.0f} s; alone it takes ~7-8 s)"
+            )
         say(self.verdicts())
         return "\n".join(out)
 
@@ -890,16 +974,20 @@ class Scenario:
         for phase in ("load30", "load300"):
             for group in (followers, "follower fan-out", solos):
                 p95 = f[(group, phase)]["p95"]
-                lines.append(f"  {group:<20} {phase:<8} p95 {p95:7.1f} ms  (goal < {GOAL_P95_MS}: "
-                             f"{'met' if p95 < GOAL_P95_MS else 'NOT met'})")
+                lines.append(
+                    f"  {group:<20} {phase:<8} p95 {p95:7.1f} ms  (goal < {GOAL_P95_MS}: "
+                    f"{'met' if p95 < GOAL_P95_MS else 'NOT met'})"
+                )
         extra = f[(solos, "load30")]["p95"] - base["p95"]
         lines.append(f"  {solos:<20} load30   p95 {extra:+7.1f} ms over the 5-solo baseline")
         for group in (solos, followers, "follower fan-out"):
             before, during = f[(group, "preskip")], f[(group, "skip")]
             extra95, extra_max = during["p95"] - before["p95"], during["max"] - before["max"]
-            lines.append(f"  {group:<20} skip     p95 {extra95:+7.1f} ms, max {extra_max:+7.1f} ms "
-                         f"over pre-skip (goal < {GOAL_SKIP_EXTRA_MS}: "
-                         f"{'met' if extra95 < GOAL_SKIP_EXTRA_MS else 'NOT met'} for p95)")
+            lines.append(
+                f"  {group:<20} skip     p95 {extra95:+7.1f} ms, max {extra_max:+7.1f} ms "
+                f"over pre-skip (goal < {GOAL_SKIP_EXTRA_MS}: "
+                f"{'met' if extra95 < GOAL_SKIP_EXTRA_MS else 'NOT met'} for p95)"
+            )
         return "\n".join(lines)
 
     def check_functional(self, everyone, solos, followers, instructor, skipper):
@@ -912,41 +1000,66 @@ class Scenario:
         expected = instructor["events"]
         short = [p["name"] for p in followers if p["events"] != expected]
         if short:
-            self.problems.append(f"{len(short)} followers hold another number of events than the "
-                                 f"instructor's {expected} (e.g. {short[:5]})")
-        wanted = [("playing", self.args.speed), ("playing", self.args.fast_speed),
-                  ("playing", self.args.speed), ("paused", self.args.speed)]
+            self.problems.append(
+                f"{len(short)} followers hold another number of events than the "
+                f"instructor's {expected} (e.g. {short[:5]})"
+            )
+        wanted = [
+            ("playing", self.args.speed),
+            ("playing", self.args.fast_speed),
+            ("playing", self.args.speed),
+            ("paused", self.args.speed),
+        ]
         odd = [p["name"] for p in followers if p["controls"] != wanted]
         if odd:
             sample = everyone[odd[0]]["controls"]
-            self.problems.append(f"{len(odd)} followers got other class_control messages than "
-                                 f"{wanted} (e.g. {odd[0]}: {sample})")
+            self.problems.append(
+                f"{len(odd)} followers got other class_control messages than "
+                f"{wanted} (e.g. {odd[0]}: {sample})"
+            )
         for peer in solos:
             if peer["events"] == 0:
                 self.problems.append(f"{peer['name']} received no events")
         finished = skipper["finished"][-1] if skipper["finished"] else None
         visits, backtracks, tours = EXPECTED[(8, "naive")]
-        if self.skip_finished and (not finished or (
-                finished["visits"], finished["backtracks"], finished["found"]) != (
-                visits, backtracks, True)):
-            self.problems.append(f"the skipped search ended with {finished}, expected "
-                                 f"{visits} visits, {backtracks} backtracks, found")
+        if self.skip_finished and (
+            not finished
+            or (finished["visits"], finished["backtracks"], finished["found"]) != (visits, backtracks, True)
+        ):
+            self.problems.append(
+                f"the skipped search ended with {finished}, expected "
+                f"{visits} visits, {backtracks} backtracks, found"
+            )
         # The server's log: anything worse than a request line.
-        bad = [line for line in self.log.splitlines()
-               if "This is a development server" not in line and re.search(r"Traceback|Error|Exception|CRITICAL|WORKER TIMEOUT|\[ERROR\]|"
-                            r"WARNING|\" 5\d\d ", line)]
+        bad = [
+            line
+            for line in self.log.splitlines()
+            if "This is a development server" not in line
+            and re.search(
+                r"Traceback|Error|Exception|CRITICAL|WORKER TIMEOUT|\[ERROR\]|"
+                r"WARNING|\" 5\d\d ",
+                line,
+            )
+        ]
         self.log_problems = bad
 
 
 # ----------------------------------------------------------------------------------------
 
+
 def code_version():
     """The commit the server's code is at, and whether server/ has changes not committed."""
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                                capture_output=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "server"], cwd=ROOT,
-                               text=True, capture_output=True, timeout=10).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True, capture_output=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "server"],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            timeout=10,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "an unknown commit"
     return f"commit {commit or '?'}{' with uncommitted changes in server/' if dirty else ''}"
@@ -954,6 +1067,7 @@ def code_version():
 
 def watchdog(seconds, cleanup):
     """Kill what this script started and exit if it runs for too long."""
+
     def fire():
         print(f"\nclassroom.py ran over {seconds} s: stopping", file=sys.stderr, flush=True)
         cleanup()
@@ -966,49 +1080,69 @@ def watchdog(seconds, cleanup):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--server", choices=("werkzeug", "gunicorn", "both"), default="both")
     parser.add_argument("--followers", type=int, default=300)
     parser.add_argument("--solos", type=int, default=100)
     parser.add_argument("--baseline", type=int, default=5, help="solo students of the baseline")
-    parser.add_argument("--follower-procs", type=int, default=1,
-                        help="load processes for the followers (default 1)")
+    parser.add_argument(
+        "--follower-procs", type=int, default=1, help="load processes for the followers (default 1)"
+    )
     parser.add_argument("--speed", type=float, default=30, help="events/s of solos and class")
     parser.add_argument("--fast-speed", type=float, default=300, help="the class's fast pace")
     parser.add_argument("--threads", type=int, default=500, help="gunicorn's --threads")
-    parser.add_argument("--pin", choices=("server", "split"),
-                        help="experiment: pin the server to the upper half of the cores (on 2 "
-                             "cores: one); with split, the load processes to the other half")
-    parser.add_argument("--deflate", action="store_true",
-                        help="clients offer permessage-deflate, as browsers do")
-    parser.add_argument("--tweak", default="",
-                        help="experiment: change server settings at run time, e.g. "
-                             "tick=0.1,switch=0.001,skip_sleep=0.002 (see apply_tweaks)")
+    parser.add_argument(
+        "--pin",
+        choices=("server", "split"),
+        help="experiment: pin the server to the upper half of the cores (on 2 "
+        "cores: one); with split, the load processes to the other half",
+    )
+    parser.add_argument(
+        "--deflate", action="store_true", help="clients offer permessage-deflate, as browsers do"
+    )
+    parser.add_argument(
+        "--tweak",
+        default="",
+        help="experiment: change server settings at run time, e.g. "
+        "tick=0.1,switch=0.001,skip_sleep=0.002 (see apply_tweaks)",
+    )
     parser.add_argument("--baseline-seconds", type=float, default=6)
     parser.add_argument("--load-seconds", type=float, default=12)
     parser.add_argument("--fast-seconds", type=float, default=8)
     parser.add_argument("--preskip-seconds", type=float, default=5)
-    parser.add_argument("--skip-timeout", type=float, default=25,
-                        help="seconds the skip may take before it is stopped (a timing, not a failure)")
+    parser.add_argument(
+        "--skip-timeout",
+        type=float,
+        default=25,
+        help="seconds the skip may take before it is stopped (a timing, not a failure)",
+    )
     parser.add_argument("--settle", type=float, default=1.5)
     parser.add_argument("--drain", type=float, default=2)
     args = parser.parse_args(argv)
     if args.baseline > args.solos or min(args.followers, args.solos, args.follower_procs) < 1:
-        parser.error("need at least one follower, one solo and one follower process; "
-                     "--baseline at most --solos")
+        parser.error(
+            "need at least one follower, one solo and one follower process; --baseline at most --solos"
+        )
 
     kinds = ["werkzeug", "gunicorn"] if args.server == "both" else [args.server]
-    print(f"Classroom load: {args.followers} followers of one class + {args.solos} solo students "
-          f"at {args.speed:g} events/s ({BOARD['rows']}x{BOARD['cols']} {BOARD['order']}), "
-          f"class at {args.speed:g} then {args.fast_speed:g} events/s; then one skip of the "
-          f"naive 8x8 search.")
-    print(f"Machine: {os.cpu_count()} cores shared by the server and the load processes; "
-          f"Python {sys.version.split()[0]}, python-socketio {metadata.version('python-socketio')}; "
-          f"server code at {code_version()}")
-    print("Clients: python-socketio AsyncClient over websocket"
-          f"{' with permessage-deflate' if args.deflate else ''}; 'main' load process = "
-          f"instructor, solos, skipper; {args.follower_procs} follower process(es).")
+    print(
+        f"Classroom load: {args.followers} followers of one class + {args.solos} solo students "
+        f"at {args.speed:g} events/s ({BOARD['rows']}x{BOARD['cols']} {BOARD['order']}), "
+        f"class at {args.speed:g} then {args.fast_speed:g} events/s; then one skip of the "
+        f"naive 8x8 search."
+    )
+    print(
+        f"Machine: {os.cpu_count()} cores shared by the server and the load processes; "
+        f"Python {sys.version.split()[0]}, python-socketio {metadata.version('python-socketio')}; "
+        f"server code at {code_version()}"
+    )
+    print(
+        "Clients: python-socketio AsyncClient over websocket"
+        f"{' with permessage-deflate' if args.deflate else ''}; 'main' load process = "
+        f"instructor, solos, skipper; {args.follower_procs} follower process(es)."
+    )
     if args.tweak:
         print(f"EXPERIMENT: the server runs with tweaked settings: {args.tweak}")
 
@@ -1028,8 +1162,10 @@ def main(argv=None):
                 print(scenario.log[-3000:])
             continue
         print(text, flush=True)
-        print(f"server threads just after the clients closed: {scenario.server_threads_end} "
-              f"(each connection's ping thread sleeps out its 25 s; gunicorn keeps its pool)")
+        print(
+            f"server threads just after the clients closed: {scenario.server_threads_end} "
+            f"(each connection's ping thread sleeps out its 25 s; gunicorn keeps its pool)"
+        )
         if scenario.log_problems:
             print(f"server log: {len(scenario.log_problems)} lines of warnings/errors, e.g.:")
             for line in list(dict.fromkeys(scenario.log_problems))[:8]:
@@ -1044,11 +1180,16 @@ def main(argv=None):
             for problem in scenario.problems[:30]:
                 print(f"  {problem}")
         else:
-            print("functional checks: every follower got every class batch in order, equal to "
-                  "the instructor's and the search's; every solo's events contiguous and right; "
-                  "no refusals, no drops; "
-                  + ("the skip's counts right" if scenario.skip_finished
-                     else "the skip was stopped before its end, so its counts were not checked"))
+            print(
+                "functional checks: every follower got every class batch in order, equal to "
+                "the instructor's and the search's; every solo's events contiguous and right; "
+                "no refusals, no drops; "
+                + (
+                    "the skip's counts right"
+                    if scenario.skip_finished
+                    else "the skip was stopped before its end, so its counts were not checked"
+                )
+            )
         reports.append(scenario)
     timer.cancel()
     return 1 if failed else 0

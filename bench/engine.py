@@ -8,9 +8,9 @@ import statistics
 import sys
 import time
 
+from common import EXPECTED, rate, time_engine
 from pythonds3.graphs import Graph
 
-from common import EXPECTED, rate, time_engine
 from server.graph import knight_graph
 from server.search import BACKTRACK, FOUND, VISIT, knight_tour
 
@@ -167,18 +167,22 @@ def main(argv=None):
         parser.error("need --size >= 1, 0 <= --start < size*size and --repeat >= 1")
     sys.setrecursionlimit(max(sys.getrecursionlimit(), args.size**2 + 1000))
 
-    print(f"Knight's tour search, {args.size}x{args.size} board, {args.order} order, "
-          f"start square {args.start}, best of {args.repeat}")
+    print(
+        f"Knight's tour search, {args.size}x{args.size} board, {args.order} order, "
+        f"start square {args.start}, best of {args.repeat}"
+    )
     print(f"Python {sys.version.split()[0]}")
 
     count_seconds, counts = count_ours(args.size, args.start, args.order)
     events = sum(counts)
-    print(f"\nOur events: {counts[0]:,} visits + {counts[1]:,} backtracks + "
-          f"{counts[2]} found = {events:,}")
+    print(f"\nOur events: {counts[0]:,} visits + {counts[1]:,} backtracks + {counts[2]} found = {events:,}")
     expected = EXPECTED.get((args.size, args.order)) if args.start == 0 else None
     if expected is not None and counts != expected:
-        print(f"FAIL: expected {expected[0]:,} visits, {expected[1]:,} backtracks, "
-              f"{expected[2]} found; the comparison would be meaningless", file=sys.stderr)
+        print(
+            f"FAIL: expected {expected[0]:,} visits, {expected[1]:,} backtracks, "
+            f"{expected[2]} found; the comparison would be meaningless",
+            file=sys.stderr,
+        )
         return 1
 
     ours, pure = [], []  # the pure loop knows only the naive order; no such peer for others
@@ -193,11 +197,15 @@ def main(argv=None):
     if pure:
         peers.append(("Pure loop: ", "the pure loop", pure[0][1]))
     for label, name, peer_counts in peers:
-        print(f"{label} {peer_counts[0]:,} visits + {peer_counts[1]:,} backtracks + "
-              f"{peer_counts[2]} found = {sum(peer_counts):,}")
+        print(
+            f"{label} {peer_counts[0]:,} visits + {peer_counts[1]:,} backtracks + "
+            f"{peer_counts[2]} found = {sum(peer_counts):,}"
+        )
         if peer_counts != counts:
-            print(f"FAIL: {name} did different work from ours; "
-                  "the comparison would be meaningless", file=sys.stderr)
+            print(
+                f"FAIL: {name} did different work from ours; the comparison would be meaningless",
+                file=sys.stderr,
+            )
             return 1
     floor_seconds = time_floor(events)
 
@@ -217,27 +225,35 @@ def main(argv=None):
         print(f"{label:34}{seconds:9.3f}  {rate(events, seconds)}")
     if args.repeat > 1:
         pure_runs = f"; pure loop {', '.join(f'{s:.2f}' for s, _ in pure)} s" if pure else ""
-        print(f"(all runs: ours {', '.join(f'{s:.2f}' for s in ours)} s; textbook "
-              f"{', '.join(f'{s:.2f}' for s, _ in peer)} s{pure_runs}; median ours "
-              f"{statistics.median(ours):.2f} s)")
+        print(
+            f"(all runs: ours {', '.join(f'{s:.2f}' for s in ours)} s; textbook "
+            f"{', '.join(f'{s:.2f}' for s, _ in peer)} s{pure_runs}; median ours "
+            f"{statistics.median(ours):.2f} s)"
+        )
 
     ratio = peer_seconds / ours_seconds
     verdict = "met" if ratio >= GOAL else "NOT met"
     print(f"\nOurs is {ratio:.2f} times the textbook's speed (goal >= {GOAL:g}x: {verdict}).")
-    print(f"Ours runs at {floor_seconds / ours_seconds:.0%} of the bare-yield floor's speed "
-          f"({ours_seconds / floor_seconds:.2f} times its time per event).")
+    print(
+        f"Ours runs at {floor_seconds / ours_seconds:.0%} of the bare-yield floor's speed "
+        f"({ours_seconds / floor_seconds:.2f} times its time per event)."
+    )
     if pure and ours_seconds <= pure_seconds:
-        print(f"Ours took {ours_seconds / pure_seconds:.2f} times the pure loop's time, no "
-              f"longer than it, so a busy machine slowed the loop's runs: try --repeat 3.")
+        print(
+            f"Ours took {ours_seconds / pure_seconds:.2f} times the pure loop's time, no "
+            f"longer than it, so a busy machine slowed the loop's runs: try --repeat 3."
+        )
     elif pure:
-        print(f"Ours takes {ours_seconds / pure_seconds:.2f} times the time of the pure loop, "
-              f"the fastest pure-Python form of the same search, so runs at "
-              f"{pure_seconds / ours_seconds:.0%} of its speed. The gap, "
-              f"{(ours_seconds - pure_seconds) / events * 1e9:.0f} ns per event, is what making "
-              f"events costs: one generator suspension and one (kind, vertex, depth) tuple per "
-              f"event (the bare-yield floor spends {floor_seconds / events * 1e9:.0f} ns per "
-              f"event on a suspension, its loop and the deque's take), plus one call of the "
-              f"ordering per visit where the loop indexes a table.")
+        print(
+            f"Ours takes {ours_seconds / pure_seconds:.2f} times the time of the pure loop, "
+            f"the fastest pure-Python form of the same search, so runs at "
+            f"{pure_seconds / ours_seconds:.0%} of its speed. The gap, "
+            f"{(ours_seconds - pure_seconds) / events * 1e9:.0f} ns per event, is what making "
+            f"events costs: one generator suspension and one (kind, vertex, depth) tuple per "
+            f"event (the bare-yield floor spends {floor_seconds / events * 1e9:.0f} ns per "
+            f"event on a suspension, its loop and the deque's take), plus one call of the "
+            f"ordering per visit where the loop indexes a table."
+        )
     else:
         print("(The pure-loop peer searches in naive order only; run --order naive for it.)")
     return 0

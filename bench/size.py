@@ -11,6 +11,7 @@ import time
 import tracemalloc
 
 from common import ROOT, rate
+
 from server.graph import knight_graph
 from server.search import Search
 
@@ -52,10 +53,17 @@ def measure_run(size, order, budget):
     seconds = time.perf_counter() - began
     # Each visit lengthens the path by one and each backtrack shortens it by one.
     on_path, tours = len(search.path), search.tours
-    return {"build": build, "search": seconds, "events": events, "tours": tours,
-            "path": on_path, "visits": (events - tours + on_path) // 2,
-            "backtracks": (events - tours - on_path) // 2,
-            "graph_rss": graph_rss, "peak_rss": peak_rss()}
+    return {
+        "build": build,
+        "search": seconds,
+        "events": events,
+        "tours": tours,
+        "path": on_path,
+        "visits": (events - tours + on_path) // 2,
+        "backtracks": (events - tours - on_path) // 2,
+        "graph_rss": graph_rss,
+        "peak_rss": peak_rss(),
+    }
 
 
 def measure_trace(size, order, budget):
@@ -82,8 +90,12 @@ def measure_growth():
     return {"taken": taken, "current": current, "peak": peak}
 
 
-MEASURES = {"baseline": measure_baseline, "run": measure_run, "trace": measure_trace,
-            "growth": measure_growth}
+MEASURES = {
+    "baseline": measure_baseline,
+    "run": measure_run,
+    "trace": measure_trace,
+    "growth": measure_growth,
+}
 
 
 def child(kind, *args):
@@ -113,12 +125,24 @@ def result(run, budget):
 def main(argv=None):
     """Run every measurement in its own process, print the figures; return the exit status."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
-                        help="board sides, comma-separated (default %(default)s)")
-    parser.add_argument("--budget", type=int, default=BUDGET,
-                        help="events before a search is called stalled (default %(default)s)")
-    parser.add_argument("--trace-up-to", type=int, default=TRACE_UP_TO, metavar="SQUARES",
-                        help="largest board also run under tracemalloc (default %(default)s)")
+    parser.add_argument(
+        "--sizes",
+        default=",".join(map(str, SIZES)),
+        help="board sides, comma-separated (default %(default)s)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=BUDGET,
+        help="events before a search is called stalled (default %(default)s)",
+    )
+    parser.add_argument(
+        "--trace-up-to",
+        type=int,
+        default=TRACE_UP_TO,
+        metavar="SQUARES",
+        help="largest board also run under tracemalloc (default %(default)s)",
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -133,17 +157,20 @@ def main(argv=None):
     if min(sizes) < 1 or args.budget < 1:
         parser.error("need board sides >= 1 and --budget >= 1")
 
-    print(f"Knight's tour search on big boards from square {START} (a corner), each run in a "
-          f"fresh process; a search stops at its first tour or after {args.budget:,} events")
+    print(
+        f"Knight's tour search on big boards from square {START} (a corner), each run in a "
+        f"fresh process; a search stops at its first tour or after {args.budget:,} events"
+    )
     print(f"Python {sys.version.split()[0]}")
     baseline = child("baseline")["peak"]
-    print(f"Peak RSS of a process that only imports the modules: {mib(baseline)} MiB "
-          f"(subtracted below)")
+    print(f"Peak RSS of a process that only imports the modules: {mib(baseline)} MiB (subtracted below)")
 
     runs, failures = {}, []
-    header = (f"{'board':>9}  {'order':15}  {'build s':>7}  {'search s':>8}  {'events':>9}  "
-              f"{'backtracks':>10}  {'path':>9}  {'result':7}  {'graph MiB':>9}  "
-              f"{'peak MiB':>8}  {'traced MiB':>10}")
+    header = (
+        f"{'board':>9}  {'order':15}  {'build s':>7}  {'search s':>8}  {'events':>9}  "
+        f"{'backtracks':>10}  {'path':>9}  {'result':7}  {'graph MiB':>9}  "
+        f"{'peak MiB':>8}  {'traced MiB':>10}"
+    )
     print(f"\n{header}")
     for size in sizes:
         squares = size * size
@@ -153,47 +180,59 @@ def main(argv=None):
             if order == ORDERS[0] and squares <= args.trace_up_to:
                 run["traced"] = child("trace", size, order, args.budget)["traced"]
                 traced = mib(run["traced"])
-            print(f"{f'{size}x{size}':>9}  {order:15}  {run['build']:7.2f}  {run['search']:8.2f}"
-                  f"  {run['events']:>9,}  {run['backtracks']:>10,}  {run['path']:>9,}  "
-                  f"{result(run, args.budget):7}  {mib(run['graph_rss'] - baseline):>9}  "
-                  f"{mib(run['peak_rss'] - baseline):>8}  {traced:>10}")
+            print(
+                f"{f'{size}x{size}':>9}  {order:15}  {run['build']:7.2f}  {run['search']:8.2f}"
+                f"  {run['events']:>9,}  {run['backtracks']:>10,}  {run['path']:>9,}  "
+                f"{result(run, args.budget):7}  {mib(run['graph_rss'] - baseline):>9}  "
+                f"{mib(run['peak_rss'] - baseline):>8}  {traced:>10}"
+            )
             if run["tours"] and run["path"] != squares:
-                failures.append(f"{order} on {size}x{size} reported a tour of {run['path']:,} "
-                                f"squares, not {squares:,}")
-    print("(graph and peak MiB: peak RSS after building the board and after the search, less "
-          "the baseline, which moves by about 0.2 MiB from process to process; traced MiB: "
-          "tracemalloc's peak for the search alone, in another process)")
+                failures.append(
+                    f"{order} on {size}x{size} reported a tour of {run['path']:,} squares, not {squares:,}"
+                )
+    print(
+        "(graph and peak MiB: peak RSS after building the board and after the search, less "
+        "the baseline, which moves by about 0.2 MiB from process to process; traced MiB: "
+        "tracemalloc's peak for the search alone, in another process)"
+    )
 
     print()
     for order in ORDERS:
         toured = [size for size in sizes if runs[size, order]["tours"]]
         stalled = [size for size in sizes if not runs[size, order]["tours"]]
         most = max(runs[size, order]["backtracks"] for size in sizes)
-        print(f"{order}: a tour on {boards(toured)}; no tour within the budget on "
-              f"{boards(stalled)}; {most:,} backtracks at most")
+        print(
+            f"{order}: a tour on {boards(toured)}; no tour within the budget on "
+            f"{boards(stalled)}; {most:,} backtracks at most"
+        )
     largest = max(sizes)
     run = runs[largest, ORDERS[0]]
     squares = largest * largest
-    print(f"{ORDERS[0]} on {largest}x{largest}: {rate(run['events'], run['search']).strip()}; "
-          f"{(run['peak_rss'] - baseline) / squares:,.0f} bytes of peak RSS per square, "
-          f"{(run['graph_rss'] - baseline) / squares:,.0f} of them the board's")
+    print(
+        f"{ORDERS[0]} on {largest}x{largest}: {rate(run['events'], run['search']).strip()}; "
+        f"{(run['peak_rss'] - baseline) / squares:,.0f} bytes of peak RSS per square, "
+        f"{(run['graph_rss'] - baseline) / squares:,.0f} of them the board's"
+    )
     for size in sizes:
         if "traced" in runs[size, ORDERS[0]]:
             traced = runs[size, ORDERS[0]]["traced"]
-            print(f"{ORDERS[0]} on {size}x{size}: the search alone peaks at {traced:,} bytes "
-                  f"traced, {traced / (size * size):,.0f} per square")
+            print(
+                f"{ORDERS[0]} on {size}x{size}: the search alone peaks at {traced:,} bytes "
+                f"traced, {traced / (size * size):,.0f} per square"
+            )
 
     growth = child("growth")
     first, last = growth["current"]
     drift = last - first
     verdict = "flat" if abs(drift) <= FLAT else "GROWING"
-    print(f"\nMemory of a long search (naive 8x8 from square {START}, tracemalloc, started before "
-          f"the search): {first:,} bytes after {GROWTH[0]:,} events, {last:,} bytes after "
-          f"{GROWTH[1]:,}; change {drift:+,} bytes ({verdict}: within {FLAT:,} bytes); "
-          f"peak {growth['peak']:,} bytes")
+    print(
+        f"\nMemory of a long search (naive 8x8 from square {START}, tracemalloc, started before "
+        f"the search): {first:,} bytes after {GROWTH[0]:,} events, {last:,} bytes after "
+        f"{GROWTH[1]:,}; change {drift:+,} bytes ({verdict}: within {FLAT:,} bytes); "
+        f"peak {growth['peak']:,} bytes"
+    )
     if growth["taken"] != GROWTH[-1]:
-        failures.append(f"the naive 8x8 search gave {growth['taken']:,} events, "
-                        f"not {GROWTH[-1]:,}")
+        failures.append(f"the naive 8x8 search gave {growth['taken']:,} events, not {GROWTH[-1]:,}")
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0

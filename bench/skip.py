@@ -6,6 +6,7 @@ import threading
 import time
 
 from common import EXPECTED, rate, time_engine
+
 from server.graph import knight_graph
 from server.player import SKIP_REPORT, Player
 from server.search import Search
@@ -59,8 +60,10 @@ def main(argv=None):
     visits, backtracks, tours = EXPECTED[(SIZE, ORDER)]
     events = visits + backtracks + tours
 
-    print(f"Skipping a knight's tour search through the Player: {SIZE}x{SIZE} board, {ORDER} "
-          f"order, start square {START}, best of {args.repeat}")
+    print(
+        f"Skipping a knight's tour search through the Player: {SIZE}x{SIZE} board, {ORDER} "
+        f"order, start square {START}, best of {args.repeat}"
+    )
     print(f"Python {sys.version.split()[0]}")
 
     engine_times, skips = [], []
@@ -73,32 +76,43 @@ def main(argv=None):
 
     print()
     print(f"{'':38}{'seconds':>9}  {'speed':>25}")
-    for label, seconds in (("engine alone, drained by deque", engine_seconds),
-                           ("Player.skip(), from skip() to finish", skip_seconds)):
+    for label, seconds in (
+        ("engine alone, drained by deque", engine_seconds),
+        ("Player.skip(), from skip() to finish", skip_seconds),
+    ):
         print(f"{label:38}{seconds:9.3f}  {rate(events, seconds)}")
     if args.repeat > 1:
-        print(f"(all runs: engine {', '.join(f'{s:.2f}' for s in engine_times)} s; skip "
-              f"{', '.join(f'{run[0]:.2f}' for run in skips)} s)")
+        print(
+            f"(all runs: engine {', '.join(f'{s:.2f}' for s in engine_times)} s; skip "
+            f"{', '.join(f'{run[0]:.2f}' for run in skips)} s)"
+        )
 
-    print(f"\nProgress reports: {reports} (one per {SKIP_REPORT:g} s at most, each acknowledged "
-          f"at once); batches sent: {sends}")
+    print(
+        f"\nProgress reports: {reports} (one per {SKIP_REPORT:g} s at most, each acknowledged "
+        f"at once); batches sent: {sends}"
+    )
     got = (summary["visits"], summary["backtracks"], summary["tours"])
-    print(f"Summary: {got[0]:,} visits + {got[1]:,} backtracks + {got[2]} found = "
-          f"{summary['events']:,} events; found {summary['found']}, stopped {summary['stopped']}")
+    print(
+        f"Summary: {got[0]:,} visits + {got[1]:,} backtracks + {got[2]} found = "
+        f"{summary['events']:,} events; found {summary['found']}, stopped {summary['stopped']}"
+    )
     matches = got == (visits, backtracks, tours) and summary["events"] == events
-    print(f"Summary counts {'match' if matches else 'DO NOT match'} the expected "
-          f"{visits:,} visits / {backtracks:,} backtracks / {tours} found")
+    print(
+        f"Summary counts {'match' if matches else 'DO NOT match'} the expected "
+        f"{visits:,} visits / {backtracks:,} backtracks / {tours} found"
+    )
     failures = []
     if not matches:
-        failures.append(f"the skip's summary counts {got} ({summary['events']:,} events) are not "
-                        f"the expected ({visits:,}, {backtracks:,}, {tours}) ({events:,} events)")
+        failures.append(
+            f"the skip's summary counts {got} ({summary['events']:,} events) are not "
+            f"the expected ({visits:,}, {backtracks:,}, {tours}) ({events:,} events)"
+        )
     if not summary["found"] or summary["stopped"] is not None or sends:
         failures.append("the skip did not run the whole search unsent and find its tour")
 
     ratio = skip_seconds / engine_seconds
     verdict = "met" if ratio <= GOAL else "NOT met"
-    print(f"\nSkipping takes {ratio:.2f} times the engine's own time "
-          f"(goal <= {GOAL:g}x: {verdict}).")
+    print(f"\nSkipping takes {ratio:.2f} times the engine's own time (goal <= {GOAL:g}x: {verdict}).")
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0

@@ -12,16 +12,20 @@ import time
 from pathlib import Path
 
 import socketio
+from common import time_engine
 from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
-from common import time_engine
 from server import create_app
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 FASTEST = "16"  # the Speed slider's last step, which asks the server for speed 0
 THROUGHPUT = {"rows": 6, "cols": 6, "start": 0, "order": "naive"}
@@ -116,8 +120,7 @@ def client_runs(url, runs):
 def engine_runs(runs):
     """Time draining the throughput run's generator runs times; return the seconds."""
     board = THROUGHPUT
-    return [time_engine(board["rows"], board["cols"], board["start"], board["order"])
-            for _ in range(runs)]
+    return [time_engine(board["rows"], board["cols"], board["start"], board["order"]) for _ in range(runs)]
 
 
 def set_board(page, rows, cols):
@@ -163,11 +166,13 @@ def measure_throughput(page, runs):
         if run:
             reset(page)
         wall, state = play_until_found(page)
-        results.append({
-            "wall": wall,
-            "in_page": (state["foundAt"] - state["clickAt"]) / 1000,
-            **{key: state[key] for key in ("events", "visits", "backtracks", "tours", "status")},
-        })
+        results.append(
+            {
+                "wall": wall,
+                "in_page": (state["foundAt"] - state["clickAt"]) / 1000,
+                **{key: state[key] for key in ("events", "visits", "backtracks", "tours", "status")},
+            }
+        )
     reset(page)
     return results
 
@@ -192,8 +197,7 @@ def check_counts(name, figures):
     """Return a message if figures do not hold the throughput run's known counts."""
     got = {key: figures[key] for key in EXPECTED}
     if got != EXPECTED or figures["events"] != EXPECTED_EVENTS:
-        return (f"{name} received {figures['events']:,} events {got}, expected "
-                f"{EXPECTED_EVENTS:,} {EXPECTED}")
+        return f"{name} received {figures['events']:,} events {got}, expected {EXPECTED_EVENTS:,} {EXPECTED}"
     return None
 
 
@@ -211,8 +215,7 @@ def main(argv=None):
     if args.runs < 1 or args.latency_runs < 1:
         parser.error("--runs and --latency-runs must be at least 1")
     if not Path(CHROMIUM).exists():
-        print(f"Chromium not found at {CHROMIUM}: set $CHROMIUM or run `make chromium`",
-              file=sys.stderr)
+        print(f"Chromium not found at {CHROMIUM}: set $CHROMIUM or run `make chromium`", file=sys.stderr)
         return 2
     # werkzeug would log every request; only its warnings matter here.
     werkzeug_log = logging.getLogger("werkzeug")
@@ -221,9 +224,11 @@ def main(argv=None):
     werkzeug_log.addFilter(lambda record: "Bad request syntax" not in record.getMessage())
 
     board = f"{THROUGHPUT['rows']}x{THROUGHPUT['cols']} {THROUGHPUT['order']}"
-    print(f"Streaming a knight's tour search: {board} from square {THROUGHPUT['start']}, "
-          f"fastest speed; {EXPECTED_EVENTS:,} events = {EXPECTED['visits']:,} visits + "
-          f"{EXPECTED['backtracks']:,} backtracks + {EXPECTED['tours']} found")
+    print(
+        f"Streaming a knight's tour search: {board} from square {THROUGHPUT['start']}, "
+        f"fastest speed; {EXPECTED_EVENTS:,} events = {EXPECTED['visits']:,} visits + "
+        f"{EXPECTED['backtracks']:,} backtracks + {EXPECTED['tours']} found"
+    )
 
     problems, failures = [], []
     server = Server()
@@ -245,27 +250,37 @@ def main(argv=None):
         server.close()
     engine_times = engine_runs(args.runs)
 
-    print(f"\nA. Throughput into the page ({board}, Play to \"Tour found\"), {args.runs} runs")
+    print(f'\nA. Throughput into the page ({board}, Play to "Tour found"), {args.runs} runs')
     print(f"  {'run':>3}  {'events':>9}  {'in page s':>9}  {'events/s':>10}  {'Playwright s':>12}")
     for number, run in enumerate(page_runs, 1):
-        print(f"  {number:>3}  {run['events']:>9,}  {run['in_page']:>9.3f}  "
-              f"{run['events'] / run['in_page']:>10,.0f}  {run['wall']:>12.3f}")
+        print(
+            f"  {number:>3}  {run['events']:>9,}  {run['in_page']:>9.3f}  "
+            f"{run['events'] / run['in_page']:>10,.0f}  {run['wall']:>12.3f}"
+        )
         failures.append(check_counts(f"page run {number}", run))
         if "Tour found" not in run["status"]:
             failures.append(f"page run {number} ended with status {run['status']!r}")
-    print(f"  visits {page_runs[0]['visits']:,}, backtracks {page_runs[0]['backtracks']:,}, "
-          f"found {page_runs[0]['tours']}; status: {page_runs[0]['status']}")
+    print(
+        f"  visits {page_runs[0]['visits']:,}, backtracks {page_runs[0]['backtracks']:,}, "
+        f"found {page_runs[0]['tours']}; status: {page_runs[0]['status']}"
+    )
 
     print(f"\n   Python client (python-socketio, websocket, own process), {args.runs} runs")
     for number, run in enumerate(py_runs, 1):
-        print(f"  {number:>3}  {run['events']:>9,}  {run['seconds']:>9.3f}  "
-              f"{run['events'] / run['seconds']:>10,.0f}")
+        print(
+            f"  {number:>3}  {run['events']:>9,}  {run['seconds']:>9.3f}  "
+            f"{run['events'] / run['seconds']:>10,.0f}"
+        )
         failures.append(check_counts(f"Python client run {number}", run))
-    print(f"\n   Engine alone (deque(maxlen=0)), {args.runs} runs: "
-          f"{', '.join(f'{s * 1000:.1f} ms' for s in engine_times)}")
+    print(
+        f"\n   Engine alone (deque(maxlen=0)), {args.runs} runs: "
+        f"{', '.join(f'{s * 1000:.1f} ms' for s in engine_times)}"
+    )
 
-    print(f"\nB. Play to first visit drawn ({LATENCY['rows']}x{LATENCY['cols']}, fastest), "
-          f"{args.latency_runs} runs: {', '.join(f'{d:.1f}' for d in delays)} ms")
+    print(
+        f"\nB. Play to first visit drawn ({LATENCY['rows']}x{LATENCY['cols']}, fastest), "
+        f"{args.latency_runs} runs: {', '.join(f'{d:.1f}' for d in delays)} ms"
+    )
 
     page_best = min(run["in_page"] for run in page_runs)
     page_median = statistics.median(run["in_page"] for run in page_runs)
@@ -278,23 +293,38 @@ def main(argv=None):
 
     print("\nSummary")
     rows = [
-        ("page: events/s (best)", f"{page_rate:,.0f}", f">= {GOAL_RATE:,}",
-         verdict(page_rate >= GOAL_RATE)),
+        ("page: events/s (best)", f"{page_rate:,.0f}", f">= {GOAL_RATE:,}", verdict(page_rate >= GOAL_RATE)),
         ("page: events/s (median)", f"{EXPECTED_EVENTS / page_median:,.0f}", "", ""),
-        ("page: Play to Tour found (best)", f"{page_best:.3f} s", f"< {GOAL_FOUND_S} s",
-         verdict(page_best < GOAL_FOUND_S)),
-        ("page: Play to Tour found (median)", f"{page_median:.3f} s", f"< {GOAL_FOUND_S} s",
-         verdict(page_median < GOAL_FOUND_S)),
+        (
+            "page: Play to Tour found (best)",
+            f"{page_best:.3f} s",
+            f"< {GOAL_FOUND_S} s",
+            verdict(page_best < GOAL_FOUND_S),
+        ),
+        (
+            "page: Play to Tour found (median)",
+            f"{page_median:.3f} s",
+            f"< {GOAL_FOUND_S} s",
+            verdict(page_median < GOAL_FOUND_S),
+        ),
         ("page: same, by Playwright (best)", f"{wall_best:.3f} s", "", ""),
         ("python client: events/s (best)", f"{py_rate:,.0f}", "", ""),
         ("python client: events/s (median)", f"{EXPECTED_EVENTS / py_median:,.0f}", "", ""),
         ("page / python client (best)", f"{page_rate / py_rate:.2f}x", "", ""),
         ("engine alone: events/s (ceiling)", f"{EXPECTED_EVENTS / engine_best:,.0f}", "", ""),
         ("page / engine alone (best)", f"{page_rate * engine_best / EXPECTED_EVENTS:.1%}", "", ""),
-        ("first visit drawn (median)", f"{first_median:.1f} ms", f"< {GOAL_FIRST_MS} ms",
-         verdict(first_median < GOAL_FIRST_MS)),
-        ("first visit drawn (max)", f"{first_max:.1f} ms", f"< {GOAL_FIRST_MS} ms",
-         verdict(first_max < GOAL_FIRST_MS)),
+        (
+            "first visit drawn (median)",
+            f"{first_median:.1f} ms",
+            f"< {GOAL_FIRST_MS} ms",
+            verdict(first_median < GOAL_FIRST_MS),
+        ),
+        (
+            "first visit drawn (max)",
+            f"{first_max:.1f} ms",
+            f"< {GOAL_FIRST_MS} ms",
+            verdict(first_max < GOAL_FIRST_MS),
+        ),
     ]
     for label, value, goal, outcome in rows:
         print(f"  {label:34} {value:>12}  {goal:>12}  {outcome}")

@@ -27,8 +27,8 @@ class ClassSession:
         self.instructor = instructor  # the instructor's sid, None while disconnected
         self.followers = set()
         self.started = None  # the 'started' payload of the class's current run
-        self.player = None   # the player of that run, while it runs
-        self.result = None   # the 'finished' payload of that run, once it has ended
+        self.player = None  # the player of that run, while it runs
+        self.result = None  # the 'finished' payload of that run, once it has ended
         self.state = "idle"  # idle, playing, paused, skipping or finished
         self.speed = None
         self.lock = threading.Lock()  # orders joins against what the room is sent
@@ -58,7 +58,7 @@ class Classes:
         self.orphan_seconds = orphan_seconds
         self.per_client = per_client
         self._by_code = {}
-        self._led = {}       # instructor sid -> code
+        self._led = {}  # instructor sid -> code
         self._following = {}  # follower sid -> code
         self._lock = threading.Lock()
 
@@ -172,7 +172,8 @@ class Classes:
         """Return the classes to end: idle too long, or left by their instructor too long."""
         now = time.monotonic() if now is None else now
         return [
-            klass for klass in list(self._by_code.values())
+            klass
+            for klass in list(self._by_code.values())
             if not klass.remote
             and now - klass.touched > (self.idle_seconds if klass.instructor else self.orphan_seconds)
         ]

@@ -158,9 +158,7 @@ def _reap(app, registry):
 def _ensure_reaper():
     registry = classes()
     if not getattr(registry, "reaping", False) or not registry.reaping.is_alive():
-        registry.reaping = socketio.start_background_task(
-            _reap, current_app._get_current_object(), registry
-        )
+        registry.reaping = socketio.start_background_task(_reap, current_app._get_current_object(), registry)
 
 
 @socketio.on("class_open")

@@ -33,9 +33,7 @@ class Limits:
             self._buckets[sid] = [tokens - 1, now]
         size = len(json.dumps(args, default=repr))
         if size > self.max_bytes:
-            raise ValueError(
-                f"that request is too large ({size:,} bytes; the limit is {self.max_bytes:,})"
-            )
+            raise ValueError(f"that request is too large ({size:,} bytes; the limit is {self.max_bytes:,})")
 
     def forget(self, sid):
         """Drop what is kept about a client that has gone."""

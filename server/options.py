@@ -56,8 +56,7 @@ def _speed(value):
     """Return value if it is a speed in events per second (0 = as fast as possible)."""
     if type(value) not in (int, float) or not 0 <= value <= MAX_SPEED:
         raise ValueError(
-            f"speed must be a number of events per second from 0 (fastest) "
-            f"to {MAX_SPEED}, not {shown(value)}"
+            f"speed must be a number of events per second from 0 (fastest) to {MAX_SPEED}, not {shown(value)}"
         )
     return value
 
@@ -89,9 +88,7 @@ def parse_start(data):
     budget = data.get("budget")
     if budget is not None:
         budget = _integer("budget", budget, 1, MAX_BUDGET)
-    return RunOptions(
-        rows, cols, start, order, _speed(speed), seed=seed, budget=budget, graph=graph, **flags
-    )
+    return RunOptions(rows, cols, start, order, _speed(speed), seed=seed, budget=budget, graph=graph, **flags)
 
 
 def parse_speed(data):

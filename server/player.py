@@ -23,8 +23,9 @@ class Player:
     receiver has taken what was sent.
     """
 
-    def __init__(self, search, send, report, finish, *, speed=0, paused=False, budget=None,
-                 clock=time.monotonic):
+    def __init__(
+        self, search, send, report, finish, *, speed=0, paused=False, budget=None, clock=time.monotonic
+    ):
         self.search = search
         self._events = iter(search)
         self._send, self._report, self._finish = send, report, finish
@@ -222,8 +223,12 @@ class Player:
                 reported = now
                 waiting.set()
                 self._report(
-                    {**self._snapshot(), "skipping": not cancelled, "elapsed": now - began,
-                     "rate": (self.events - first) / max(now - began, 1e-9)},
+                    {
+                        **self._snapshot(),
+                        "skipping": not cancelled,
+                        "elapsed": now - began,
+                        "rate": (self.events - first) / max(now - began, 1e-9),
+                    },
                     waiting.clear,
                 )
             if cancelled:

@@ -24,9 +24,7 @@ _run_ids = itertools.count(1)
 
 def encode(batch):
     """Encode events compactly: visit v as v, backtrack v as -v-1, found as "found"."""
-    return [
-        v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in batch
-    ]
+    return [v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in batch]
 
 
 def current_player(action):
@@ -78,8 +76,13 @@ def on_start(data=None):
         registry.drop(sid, player)
 
     player = Player(
-        search, send, report, finish,
-        speed=options.speed, paused=options.paused, budget=options.budget,
+        search,
+        send,
+        report,
+        finish,
+        speed=options.speed,
+        paused=options.paused,
+        budget=options.budget,
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.

@@ -16,9 +16,7 @@ SOCKET_IO_DIST = Path(__file__).resolve().parent.parent / "node_modules" / "sock
 @bp.get("/")
 def index():
     """Serve the page."""
-    return render_template(
-        "index.html", max_side=MAX_SIDE, max_speed=MAX_SPEED, orderings=list(ORDERINGS)
-    )
+    return render_template("index.html", max_side=MAX_SIDE, max_speed=MAX_SPEED, orderings=list(ORDERINGS))
 
 
 @bp.get("/vendor/socket.io/<path:name>")

@@ -55,7 +55,7 @@ class Client:
                 codes, path = [], []
             elif event == "events":
                 # A batch may overlap what a snapshot already holds; only the new part counts.
-                fresh = payload["events"][len(codes) - payload["first"]:]
+                fresh = payload["events"][len(codes) - payload["first"] :]
                 assert payload["first"] <= len(codes), "a gap in what the room was sent"
                 codes.extend(fresh)
                 for code in fresh:
@@ -142,10 +142,18 @@ def test_a_late_joiner_gets_the_board_then_follows(people):
     assert late_path == path_of(played)
 
 
-@pytest.mark.parametrize("event, payload", [
-    ("start", RUN), ("pause", None), ("resume", None), ("step", None), ("skip", None),
-    ("speed", {"speed": 5}), ("stop", None),
-])
+@pytest.mark.parametrize(
+    "event, payload",
+    [
+        ("start", RUN),
+        ("pause", None),
+        ("resume", None),
+        ("step", None),
+        ("skip", None),
+        ("speed", {"speed": 5}),
+        ("stop", None),
+    ],
+)
 def test_a_student_cannot_control_the_class_run(people, event, payload):
     teacher, student = people(), people()
     code, _ = open_class(teacher)

@@ -47,15 +47,26 @@ def test_example_graph_is_the_textbooks_walkthrough():
     graph = example_graph()
     assert graph.vertices() == ["A", "B", "C", "D", "E", "F"]
     assert {v: graph.neighbors(v) for v in graph.vertices()} == {
-        "A": ["B", "D"], "B": ["C", "D"], "C": [], "D": ["E"], "E": ["F"], "F": ["C"],
+        "A": ["B", "D"],
+        "B": ["C", "D"],
+        "C": [],
+        "D": ["E"],
+        "E": ["F"],
+        "F": ["C"],
     }
     assert graph.edge_count() == 7
 
 
 @pytest.mark.parametrize(
     "rows, cols, named",
-    [(0, 5, "rows .* 0"), (5, 0, "cols .* 0"), (-1, 3, "rows .* -1"), ("5", 5, "rows .* '5'"),
-     (5, 2.0, "cols .* 2.0"), (True, 3, "rows .* True")],
+    [
+        (0, 5, "rows .* 0"),
+        (5, 0, "cols .* 0"),
+        (-1, 3, "rows .* -1"),
+        ("5", 5, "rows .* '5'"),
+        (5, 2.0, "cols .* 2.0"),
+        (True, 3, "rows .* True"),
+    ],
 )
 def test_bad_sizes_are_refused_by_name(rows, cols, named):
     with pytest.raises(ValueError, match=named):

@@ -5,12 +5,11 @@ import threading
 
 import websocket
 
+from server import create_app
 from server.graph import knight_graph
 from server.player import WINDOW
 from server.search import knight_tour
 from server.sockets import encode
-
-from server import create_app
 
 from .conftest import LiveServer, Watcher, path_of, wait_for
 

@@ -47,21 +47,39 @@ def cluster(tmp_path):
     processes = []
     try:
         redis_port = free_port()
-        processes.append(subprocess.Popen(
-            [server, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(tmp_path)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        processes.append(
+            subprocess.Popen(
+                [
+                    server,
+                    "--port",
+                    str(redis_port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(tmp_path),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         wait_until_listening(redis_port, processes[-1])
         queue = f"redis://127.0.0.1:{redis_port}/0"
         urls = []
         for _ in range(2):
             port = free_port()
-            processes.append(subprocess.Popen(
-                [sys.executable, "-m", "server", "--port", str(port), "--message-queue", queue],
-                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            ))
+            processes.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "server", "--port", str(port), "--message-queue", queue],
+                    cwd=ROOT,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                )
+            )
             wait_until_listening(port, processes[-1])
             urls.append(f"http://127.0.0.1:{port}")
         yield urls, redis.Redis.from_url(queue)

@@ -18,8 +18,24 @@ from server.sockets import encode
 from .conftest import LiveServer, Watcher, wait_for
 
 GOOD = {"rows": 6, "cols": 6, "start": 0, "order": "naive", "speed": 0}
-EVENTS = ["start", "pause", "resume", "step", "speed", "skip", "stop", "class_open", "class_join",
-          "class_leave", "class_claim", "class_end", "teleport", "", "connect", "disconnect"]
+EVENTS = [
+    "start",
+    "pause",
+    "resume",
+    "step",
+    "speed",
+    "skip",
+    "stop",
+    "class_open",
+    "class_join",
+    "class_leave",
+    "class_claim",
+    "class_end",
+    "teleport",
+    "",
+    "connect",
+    "disconnect",
+]
 
 
 def websocket_url(url):
@@ -44,9 +60,13 @@ def test_cross_origin_pages_are_refused_unless_allowed(origin, allowed):
 def test_an_operator_can_allow_another_origin():
     server = LiveServer(create_app({"TESTING": True, "CORS_ORIGINS": ["http://school.example"]}))
     try:
-        websocket.create_connection(websocket_url(server.url), origin="http://school.example", timeout=5).close()
+        websocket.create_connection(
+            websocket_url(server.url), origin="http://school.example", timeout=5
+        ).close()
         with pytest.raises(websocket.WebSocketBadStatusException):
-            websocket.create_connection(websocket_url(server.url), origin="http://elsewhere.example", timeout=5)
+            websocket.create_connection(
+                websocket_url(server.url), origin="http://elsewhere.example", timeout=5
+            )
     finally:
         server.close()
 
@@ -55,13 +75,18 @@ def nonsense(rng, depth=0):
     """Return a random JSON value, sometimes deep, sometimes long."""
     kind = rng.randrange(9 if depth < 3 else 6)
     return [
-        lambda: None, lambda: rng.choice([True, False]), lambda: rng.randint(-10**12, 10**12),
+        lambda: None,
+        lambda: rng.choice([True, False]),
+        lambda: rng.randint(-(10**12), 10**12),
         # Long strings only at the top, so that no message outgrows what the transport takes.
-        lambda: rng.uniform(-1e9, 1e9), lambda: "x" * rng.choice([0, 5, 300, 20_000 if not depth else 30]),
+        lambda: rng.uniform(-1e9, 1e9),
+        lambda: "x" * rng.choice([0, 5, 300, 20_000 if not depth else 30]),
         lambda: rng.choice(["naive", "warnsdorff", "A", "", "📌", "\x00"]),
         lambda: [nonsense(rng, depth + 1) for _ in range(rng.randrange(5))],
-        lambda: {rng.choice(list(GOOD) + ["code", "token", "paused", "seed"]): nonsense(rng, depth + 1)
-                 for _ in range(rng.randrange(6))},
+        lambda: {
+            rng.choice(list(GOOD) + ["code", "token", "paused", "seed"]): nonsense(rng, depth + 1)
+            for _ in range(rng.randrange(6))
+        },
         lambda: {**GOOD, rng.choice(list(GOOD)): nonsense(rng, depth + 1)},
     ][kind]()
 
@@ -87,10 +112,10 @@ class RawClient:
             if data == "2":
                 self.ws.send("3")
             elif data.startswith("43"):
-                ack_id = int(data[2:data.index("[")])
-                self.acks[ack_id] = json.loads(data[data.index("["):])
+                ack_id = int(data[2 : data.index("[")])
+                self.acks[ack_id] = json.loads(data[data.index("[") :])
             elif data.startswith("42") and data[2:3].isdigit():
-                self.ws.send(f"43{data[2:data.index('[')]}[]")  # acknowledge the server's batches
+                self.ws.send(f"43{data[2 : data.index('[')]}[]")  # acknowledge the server's batches
 
     def send(self, text):
         """Send a frame; return False if the server has closed this connection."""
@@ -105,8 +130,16 @@ class RawClient:
 
 
 def test_thousands_of_malformed_messages_change_nothing_for_a_good_client():
-    app = create_app({"TESTING": True, "RATE_LIMIT": 10_000, "RATE_BURST": 10_000, "PING_INTERVAL": 1,
-                      "CLASS_ORPHAN_SECONDS": 0.5, "CLASS_REAP_SECONDS": 0.2})
+    app = create_app(
+        {
+            "TESTING": True,
+            "RATE_LIMIT": 10_000,
+            "RATE_BURST": 10_000,
+            "PING_INTERVAL": 1,
+            "CLASS_ORPHAN_SECONDS": 0.5,
+            "CLASS_REAP_SECONDS": 0.2,
+        }
+    )
     server = LiveServer(app)
     rng = random.Random(20261121)
     before = threading.active_count()

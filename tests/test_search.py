@@ -28,8 +28,15 @@ def assert_tour(rows, cols, path):
 
 def test_example_graph_follows_the_textbooks_walkthrough():
     assert list(knight_tour(example_graph(), "A")) == [
-        (VISIT, "A", 0), (VISIT, "B", 1), (VISIT, "C", 2), (BACKTRACK, "C", 2),
-        (VISIT, "D", 2), (VISIT, "E", 3), (VISIT, "F", 4), (VISIT, "C", 5), (FOUND, "C", 5),
+        (VISIT, "A", 0),
+        (VISIT, "B", 1),
+        (VISIT, "C", 2),
+        (BACKTRACK, "C", 2),
+        (VISIT, "D", 2),
+        (VISIT, "E", 3),
+        (VISIT, "F", 4),
+        (VISIT, "C", 5),
+        (FOUND, "C", 5),
     ]
 
 
@@ -45,10 +52,20 @@ def test_naive_counts_match_the_textbooks_code(size, visits, backtracks):
 @pytest.mark.parametrize(
     "rows, cols, start, order",
     [
-        (5, 5, 0, "naive"), (5, 5, 12, "naive"), (5, 5, 1, "naive"), (3, 4, 0, "naive"),
-        (4, 4, 0, "naive"), (3, 3, 0, "naive"), (4, 5, 7, "naive"), (1, 1, 0, "naive"),
-        (5, 5, 0, "warnsdorff"), (6, 6, 0, "warnsdorff"), (8, 8, 0, "warnsdorff"),
-        (7, 7, 24, "warnsdorff"), (3, 4, 0, "warnsdorff"), (4, 4, 5, "warnsdorff"),
+        (5, 5, 0, "naive"),
+        (5, 5, 12, "naive"),
+        (5, 5, 1, "naive"),
+        (3, 4, 0, "naive"),
+        (4, 4, 0, "naive"),
+        (3, 3, 0, "naive"),
+        (4, 5, 7, "naive"),
+        (1, 1, 0, "naive"),
+        (5, 5, 0, "warnsdorff"),
+        (6, 6, 0, "warnsdorff"),
+        (8, 8, 0, "warnsdorff"),
+        (7, 7, 24, "warnsdorff"),
+        (3, 4, 0, "warnsdorff"),
+        (4, 4, 5, "warnsdorff"),
         (6, 5, 3, "warnsdorff"),
     ],
 )
@@ -68,8 +85,15 @@ def test_warnsdorff_finds_a_tour_without_backtracking(size):
 
 @pytest.mark.parametrize(
     "rows, cols, start, order",
-    [(5, 5, 0, "naive"), (5, 5, 24, "naive"), (3, 4, 0, "naive"), (6, 6, 0, "naive"),
-     (3, 7, 0, "warnsdorff"), (5, 5, 0, "warnsdorff"), (8, 8, 27, "warnsdorff")],
+    [
+        (5, 5, 0, "naive"),
+        (5, 5, 24, "naive"),
+        (3, 4, 0, "naive"),
+        (6, 6, 0, "naive"),
+        (3, 7, 0, "warnsdorff"),
+        (5, 5, 0, "warnsdorff"),
+        (8, 8, 27, "warnsdorff"),
+    ],
 )
 def test_a_found_tour_is_a_legal_knights_path_over_every_square(rows, cols, start, order):
     events = run(rows, cols, start, order)
@@ -167,9 +191,22 @@ def test_the_number_of_tours_does_not_depend_on_the_ordering(order):
 
 @pytest.mark.parametrize(
     "rows, cols, start, closed",
-    [(3, 4, 0, False), (3, 4, 1, False), (3, 4, 5, False), (4, 5, 0, False), (4, 5, 6, False),
-     (3, 7, 0, False), (3, 8, 0, False), (5, 5, 0, False), (5, 5, 12, False),
-     (3, 10, 0, True), (3, 10, 1, True), (4, 5, 0, True), (5, 5, 0, True), (4, 6, 0, True)],
+    [
+        (3, 4, 0, False),
+        (3, 4, 1, False),
+        (3, 4, 5, False),
+        (4, 5, 0, False),
+        (4, 5, 6, False),
+        (3, 7, 0, False),
+        (3, 8, 0, False),
+        (5, 5, 0, False),
+        (5, 5, 12, False),
+        (3, 10, 0, True),
+        (3, 10, 1, True),
+        (4, 5, 0, True),
+        (5, 5, 0, True),
+        (4, 6, 0, True),
+    ],
 )
 def test_all_tours_counts_match_an_independent_exhaustive_count(rows, cols, start, closed):
     search = Search(knight_graph(rows, cols), start, "naive", all_tours=True, closed=closed)
@@ -232,8 +269,12 @@ def test_large_board_builds_and_warnsdorff_roth_tours_it():
 
 @pytest.mark.parametrize(
     "options, named",
-    [({"closed": "yes"}, "closed .* 'yes'"), ({"all_tours": 1}, "all_tours .* 1"),
-     ({"seed": "7"}, "seed .* '7'"), ({"seed": 1.5}, "seed .* 1.5")],
+    [
+        ({"closed": "yes"}, "closed .* 'yes'"),
+        ({"all_tours": 1}, "all_tours .* 1"),
+        ({"seed": "7"}, "seed .* '7'"),
+        ({"seed": 1.5}, "seed .* 1.5"),
+    ],
 )
 def test_bad_options_raise_value_error_naming_the_value(options, named):
     with pytest.raises(ValueError, match=named):
@@ -247,8 +288,16 @@ def test_roth_needs_a_board():
 
 @pytest.mark.parametrize(
     "rows, cols, start, options",
-    [(1, 1, 0, {}), (1, 1, 0, {"closed": True}), (3, 3, 0, {}), (5, 5, 0, {}), (5, 5, 1, {}),
-     (3, 4, 0, {"all_tours": True}), (3, 10, 0, {"closed": True}), (6, 6, 0, {"order": "warnsdorff"})],
+    [
+        (1, 1, 0, {}),
+        (1, 1, 0, {"closed": True}),
+        (3, 3, 0, {}),
+        (5, 5, 0, {}),
+        (5, 5, 1, {}),
+        (3, 4, 0, {"all_tours": True}),
+        (3, 10, 0, {"closed": True}),
+        (6, 6, 0, {"order": "warnsdorff"}),
+    ],
 )
 def test_a_finished_search_knows_how_many_events_it_made(rows, cols, start, options):
     search = Search(knight_graph(rows, cols), start, **options)

@@ -36,12 +36,20 @@ def test_start_is_acknowledged_and_announced_then_streams(client):
     assert answer["ok"] is True and answer["run"] >= 1
     packets = []
     assert wait_for(
-        lambda: packets.extend(client.get_received())
-        or [p["name"] for p in packets] == ["started"] + ["events"] * WINDOW
+        lambda: (
+            packets.extend(client.get_received())
+            or [p["name"] for p in packets] == ["started"] + ["events"] * WINDOW
+        )
     )
     assert packets[0]["args"][0] == {
-        "run": answer["run"], **GOOD, "paused": False, "closed": False, "all_tours": False,
-        "seed": 0, "budget": None, "graph": "knight",
+        "run": answer["run"],
+        **GOOD,
+        "paused": False,
+        "closed": False,
+        "all_tours": False,
+        "seed": 0,
+        "budget": None,
+        "graph": "knight",
     }
     batches = [p["args"][0] for p in packets[1:]]
     expected = encode(list(knight_tour(knight_graph(5, 5), 0)))
@@ -54,7 +62,9 @@ def test_a_client_that_never_acknowledges_gets_no_more_than_the_window(client):
     client.emit("start", {**GOOD, "rows": 6, "cols": 6}, callback=True)
     batches = []
     assert wait_for(lambda: batches.extend(received(client, "events")) or len(batches) >= WINDOW)
-    assert not wait_for(lambda: batches.extend(received(client, "events")) or len(batches) > WINDOW, timeout=0.5)
+    assert not wait_for(
+        lambda: batches.extend(received(client, "events")) or len(batches) > WINDOW, timeout=0.5
+    )
 
 
 def test_encoding_is_compact_and_reversible():
@@ -111,8 +121,12 @@ def test_controls_without_a_run_are_refused(client, event):
 
 @pytest.mark.parametrize(
     "payload, message",
-    [(None, "needs an object"), ({}, "missing speed"), ({"speed": "x"}, "speed must be"),
-     ({"speed": 2e6}, "speed must be")],
+    [
+        (None, "needs an object"),
+        ({}, "missing speed"),
+        ({"speed": "x"}, "speed must be"),
+        ({"speed": 2e6}, "speed must be"),
+    ],
 )
 def test_bad_speed_is_refused(client, payload, message):
     client.emit("start", GOOD, callback=True)
@@ -128,8 +142,13 @@ def test_unknown_event_is_refused(client):
 
 def test_controls_on_a_run_are_acknowledged(client):
     client.emit("start", {**GOOD, "speed": 5}, callback=True)
-    for event, payload in [("pause", None), ("step", None), ("speed", {"speed": 50}),
-                           ("resume", None), ("stop", None)]:
+    for event, payload in [
+        ("pause", None),
+        ("step", None),
+        ("speed", {"speed": 50}),
+        ("resume", None),
+        ("stop", None),
+    ]:
         assert client.emit(event, payload, callback=True) == {"ok": True}, event
     assert client.emit("stop", callback=True) == {"ok": True}
 
@@ -156,7 +175,9 @@ def test_a_long_bad_value_is_quoted_briefly(client):
 def test_a_request_too_large_is_refused(client):
     answer = client.emit("start", {**GOOD, "rows": "9" * 100_000}, callback=True)
     assert answer["ok"] is False
-    assert re.fullmatch(r"that request is too large \(100,\d{3} bytes; the limit is 16,384\)", answer["error"])
+    assert re.fullmatch(
+        r"that request is too large \(100,\d{3} bytes; the limit is 16,384\)", answer["error"]
+    )
 
 
 def test_a_flood_of_requests_is_refused_beyond_the_rate(app):

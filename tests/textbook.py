@@ -27,7 +27,9 @@ def trace(rows, cols, start, order):
     events, path = [], []
 
     def by_avail(u):
-        counted = [(sum(1 for w in moves[v] if color[w] == "white"), v) for v in moves[u] if color[v] == "white"]
+        counted = [
+            (sum(1 for w in moves[v] if color[w] == "white"), v) for v in moves[u] if color[v] == "white"
+        ]
         counted.sort(key=lambda pair: pair[0])
         return [v for _, v in counted]
 

@@ -6,14 +6,19 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import sync_playwright
 
-from ..conftest import LiveServer, wait_for
 from server import create_app
+
+from ..conftest import LiveServer, wait_for
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 FLAGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 

@@ -94,7 +94,9 @@ def test_the_instructor_ends_the_class(page, browser, site):
     student = open_page(browser, f"{site.url}/?class={code}")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     page.get_by_role("button", name="End class").click()
-    expect(student.get_by_role("status")).to_contain_text(f"Class {code} has ended: the instructor ended the class")
+    expect(student.get_by_role("status")).to_contain_text(
+        f"Class {code} has ended: the instructor ended the class"
+    )
     expect(student.get_by_role("button", name="Play")).to_be_enabled()
     assert len(classes(site.app)) == 0
     student.context.close()

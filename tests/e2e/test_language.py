@@ -21,10 +21,25 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 PUNCTUATORS = sorted(
     """>>>= ... === !== **= <<= >>= >>> &&= ||= ??= => == != <= >= && || ?? ?. ++ -- += -= *= /= %=
     &= |= ^= ** << >> { } ( ) [ ] ; , < > + - * / % & | ^ ! ~ ? : = . @ #""".split(),
-    key=len, reverse=True,
+    key=len,
+    reverse=True,
 )
-REGEX_AFTER = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw",
-               "yield", "await", "instanceof"}
+REGEX_AFTER = {
+    "return",
+    "typeof",
+    "case",
+    "do",
+    "else",
+    "in",
+    "of",
+    "new",
+    "delete",
+    "void",
+    "throw",
+    "yield",
+    "await",
+    "instanceof",
+}
 ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 
 
@@ -57,13 +72,13 @@ def unescape(text):
         nxt = text[i + 1]
         if nxt == "u" and text[i + 2] == "{":
             end = text.index("}", i)
-            out.append(chr(int(text[i + 3:end], 16)))
+            out.append(chr(int(text[i + 3 : end], 16)))
             i = end + 1
         elif nxt == "u":
-            out.append(chr(int(text[i + 2:i + 6], 16)))
+            out.append(chr(int(text[i + 2 : i + 6], 16)))
             i += 6
         elif nxt == "x":
-            out.append(chr(int(text[i + 2:i + 4], 16)))
+            out.append(chr(int(text[i + 2 : i + 4], 16)))
             i += 4
         elif nxt == "\n":
             i += 2  # a line continuation
@@ -112,7 +127,7 @@ def tokenize(source):
                 if source[j] == "\n":
                     raise SyntaxError(f"unterminated string at line {line}")
                 j += 2 if source[j] == "\\" else 1
-            tokens.append(Token("str", unescape(source[i + 1:j]), source[i:j + 1], line))
+            tokens.append(Token("str", unescape(source[i + 1 : j]), source[i : j + 1], line))
             i = j + 1
         elif ch == "`" or (ch == "}" and braces and braces[-1] == "${"):
             if ch == "}":
@@ -128,7 +143,7 @@ def tokenize(source):
             m = re.compile(r"[\w$]+").match(source, i)
             tokens.append(Token("name", m.group(), m.group(), line))
             i = m.end()
-        elif ch.isdigit() or (ch == "." and source[i + 1:i + 2].isdigit()):
+        elif ch.isdigit() or (ch == "." and source[i + 1 : i + 2].isdigit()):
             m = re.compile(r"[\w.]+").match(source, i)
             tokens.append(Token("num", m.group(), m.group(), line))
             i = m.end()
@@ -148,7 +163,7 @@ def tokenize(source):
                     in_class = False
                 j += 1
             m = re.compile(r"\w*").match(source, j + 1)
-            tokens.append(Token("regex", None, source[i:m.end()], line))
+            tokens.append(Token("regex", None, source[i : m.end()], line))
             i = m.end()
         else:
             punct = next((p for p in PUNCTUATORS if source.startswith(p, i)), None)
@@ -220,7 +235,7 @@ def strings_of(tokens):
             depth += 1 if tokens[k].raw == "?" else -1
             k += 1
         if k < len(tokens):
-            return strings_of(tokens[ask + 1:k]) + strings_of(tokens[k + 1:])
+            return strings_of(tokens[ask + 1 : k]) + strings_of(tokens[k + 1 :])
     raise Dynamic(" ".join(tok.raw for tok in tokens) or "(nothing)")
 
 
@@ -229,7 +244,7 @@ def function_body(tokens, name):
     for k in range(len(tokens) - 1):
         if tokens[k].raw == "function" and tokens[k + 1].raw == name:
             body = until(tokens, k + 2, {"{"})
-            return tokens[body + 1:until(tokens, body + 1, set())]
+            return tokens[body + 1 : until(tokens, body + 1, set())]
     raise AssertionError(f"function {name} not found")
 
 
@@ -238,7 +253,7 @@ def property_values(tokens, key):
     found = []
     for k in range(len(tokens) - 1):
         if tokens[k].raw == key and tokens[k + 1].raw == ":" and (k == 0 or tokens[k - 1].raw in "{,"):
-            found += strings_of(tokens[k + 2:until(tokens, k + 2, {",", ";"})])
+            found += strings_of(tokens[k + 2 : until(tokens, k + 2, {",", ";"})])
     return found
 
 
@@ -246,7 +261,7 @@ def object_values(tokens, name):
     """Return the strings of every value of `const name = { ... }`."""
     for k in range(len(tokens) - 2):
         if tokens[k].raw == name and tokens[k + 1].raw == "=" and tokens[k + 2].raw == "{":
-            entries = tokens[k + 3:until(tokens, k + 3, set())]
+            entries = tokens[k + 3 : until(tokens, k + 3, set())]
             values = []
             for entry in split_top(entries, ","):
                 if entry:
@@ -261,19 +276,33 @@ def returned(tokens):
     found = []
     for k, tok in enumerate(tokens):
         if tok.raw == "return":
-            found += strings_of(tokens[k + 1:until(tokens, k + 1, {";"})])
+            found += strings_of(tokens[k + 1 : until(tokens, k + 1, {";"})])
     return found
 
 
 class MarkedText(HTMLParser):
     """Collect the data-i18n texts, data-i18n-label and data-i18n-placeholder values of a page."""
 
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    VOID = {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
-        self.found = []    # (text, line)
-        self.open = []     # [tag, collected text or None, line] of each open element
+        self.found = []  # (text, line)
+        self.open = []  # [tag, collected text or None, line] of each open element
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -313,12 +342,18 @@ def page_strings(root=ROOT):
     js = root / "static" / "js"
     # The strings that reach t() through a variable, and where each variable's strings come from.
     sources = {
-        "why . text": ("feasibility.js", lambda toks: property_values(function_body(toks, "whyNoTour"), "text")),
+        "why . text": (
+            "feasibility.js",
+            lambda toks: property_values(function_body(toks, "whyNoTour"), "text"),
+        ),
         "ORDERINGS [ els . order . value ]": ("theme.js", lambda toks: object_values(toks, "ORDERINGS")),
         "result": ("share.js", lambda toks: returned(function_body(toks, "exportTour"))),
-        "v . skip . label": ("controls.js", lambda toks: property_values(function_body(toks, "view"), "label")),
-        "el . dataset . i18nSource": (None, None),         # the template's data-i18n texts, below
-        "el . dataset [ attribute ]": (None, None),        # its data-i18n-label and -placeholder
+        "v . skip . label": (
+            "controls.js",
+            lambda toks: property_values(function_body(toks, "view"), "label"),
+        ),
+        "el . dataset . i18nSource": (None, None),  # the template's data-i18n texts, below
+        "el . dataset [ attribute ]": (None, None),  # its data-i18n-label and -placeholder
     }
     dynamic = set()
     for path in sorted(js.glob("*.js")):
@@ -331,7 +366,7 @@ def page_strings(root=ROOT):
             if k and tokens[k - 1].raw in (".", "?.", "function"):
                 continue  # a method, or the definition of t itself
             end = until(tokens, k + 2, {",", ")"})
-            argument = tokens[k + 2:end]
+            argument = tokens[k + 2 : end]
             where = f"static/js/{path.name}:{tok.line}"
             try:
                 add(strings_of(argument), where)
@@ -339,7 +374,8 @@ def page_strings(root=ROOT):
                 text = str(exc)
                 assert text in sources, (
                     f"{where}: t({text}) takes a string this test cannot read from the source; "
-                    "pass t() a literal, or teach page_strings() where the variable's strings come from")
+                    "pass t() a literal, or teach page_strings() where the variable's strings come from"
+                )
                 dynamic.add(text)
     for text in dynamic:
         file_name, read = sources[text]
@@ -361,13 +397,16 @@ def load_zh(page):
 
 # The tests.
 
+
 def test_reading_the_source_finds_every_kind_of_string():
     strings = page_strings()
     assert strings["Knight's Tour Live"].startswith("static/js/i18n.js")
     assert {"Pause", "Play", "Cancel skip", "Skip to end", "none", "Fastest"} <= set(strings)
     assert "playing" not in strings, "a ternary's condition is not a string of the page"
     assert any(text.startswith("The textbook's estimate") and text.endswith("so far.") for text in strings)
-    assert any(text.startswith("Warnsdorff's rule, breaking ties") and "large boards." in text for text in strings)
+    assert any(
+        text.startswith("Warnsdorff's rule, breaking ties") and "large boards." in text for text in strings
+    )
     assert "The board was saved as a PNG image." in strings
     assert "The {size} board has no closed tour at all (Schwenk's theorem)." in strings
     assert strings["no limit"].startswith("templates/index.html")
@@ -380,18 +419,31 @@ def test_a_new_untranslated_string_is_noticed(tmp_path):
         shutil.copytree(ROOT / folder, tmp_path / folder)
     before = set(page_strings(tmp_path))
     app = tmp_path / "static" / "js" / "app.js"
-    app.write_text(app.read_text(encoding="utf-8") + (
-        '\nsay(t("A fake new string, {n} times.", { n: 2 }));\n'
-        "say(`${t('Single ' +\n  `and template`)}`);\n"
-        'say(t(page.mode === "compare" ? "Fake branch one" : "Fake branch two"));\n'
-    ), encoding="utf-8")
+    app.write_text(
+        app.read_text(encoding="utf-8")
+        + (
+            '\nsay(t("A fake new string, {n} times.", { n: 2 }));\n'
+            "say(`${t('Single ' +\n  `and template`)}`);\n"
+            'say(t(page.mode === "compare" ? "Fake branch one" : "Fake branch two"));\n'
+        ),
+        encoding="utf-8",
+    )
     html = tmp_path / "templates" / "index.html"
-    html.write_text(html.read_text(encoding="utf-8").replace(
-        "</body>", '<p data-i18n>\n  A fake\n  paragraph </p><i data-i18n-label="Fake label"></i></body>'),
-        encoding="utf-8")
+    html.write_text(
+        html.read_text(encoding="utf-8").replace(
+            "</body>", '<p data-i18n>\n  A fake\n  paragraph </p><i data-i18n-label="Fake label"></i></body>'
+        ),
+        encoding="utf-8",
+    )
     added = set(page_strings(tmp_path)) - before
-    assert added == {"A fake new string, {n} times.", "Single and template", "Fake branch one",
-                     "Fake branch two", "A fake paragraph", "Fake label"}
+    assert added == {
+        "A fake new string, {n} times.",
+        "Single and template",
+        "Fake branch one",
+        "Fake branch two",
+        "A fake paragraph",
+        "Fake label",
+    }
     app.write_text(app.read_text(encoding="utf-8") + "\nsay(t(someone.elses.text));\n", encoding="utf-8")
     with pytest.raises(AssertionError, match="cannot read"):
         page_strings(tmp_path)
@@ -407,11 +459,15 @@ def test_every_string_has_a_chinese_translation(page):
         assert isinstance(words, str) and words.strip(), f"empty translation of {text!r}"
         assert words != text, f"untranslated: {text!r}"
         assert set(PLACEHOLDER.findall(words)) == set(PLACEHOLDER.findall(text)), (
-            f"placeholders differ: {text!r} -> {words!r}")
+            f"placeholders differ: {text!r} -> {words!r}"
+        )
         assert not re.search(r"[{}]", PLACEHOLDER.sub("", words)), f"a stray brace in {words!r}"
     table = tokenize((ROOT / "static" / "js" / "zh.js").read_text(encoding="utf-8"))
-    keys = [tok.value for before, tok, after in zip(table, table[1:], table[2:])
-            if before.raw in "{," and after.raw == ":"]
+    keys = [
+        tok.value
+        for before, tok, after in zip(table, table[1:], table[2:])
+        if before.raw in "{," and after.raw == ":"
+    ]
     assert len(keys) == len(zh) and set(keys) == set(zh), "zh.js names a key twice (the last one wins)"
     unused = set(zh) - set(strings)
     assert not unused, f"zh.js has entries the page never shows: {unused}"
@@ -438,10 +494,18 @@ def marked_elements(page):
 def expected_sentence(template, **known):
     """A regular expression for a translated sentence: known placeholders filled, others any number."""
     parts = re.split(r"(\{\w+\})", template)
-    return "^" + "".join(
-        re.escape(str(known[p[1:-1]])) if p[1:-1] in known else r"[\d,]+" if PLACEHOLDER.fullmatch(p) else re.escape(p)
-        for p in parts
-    ) + "$"
+    return (
+        "^"
+        + "".join(
+            re.escape(str(known[p[1:-1]]))
+            if p[1:-1] in known
+            else r"[\d,]+"
+            if PLACEHOLDER.fullmatch(p)
+            else re.escape(p)
+            for p in parts
+        )
+        + "$"
+    )
 
 
 def test_switching_to_chinese_and_back(page):
@@ -458,14 +522,17 @@ def test_switching_to_chinese_and_back(page):
     orderings = ["Naive", "Warnsdorff", "Warnsdorff + Roth's tie-break", "Random"]
     assert page.locator("#order option").all_inner_texts() == [zh[text] for text in orderings]
     expect(page.locator("#order-note")).to_have_text(
-        zh["Tries the moves in order of square number, as the textbook's first version does."])
+        zh["Tries the moves in order of square number, as the textbook's first version does."]
+    )
     assert page.title() == zh["Knight's Tour Live"]
     marked = marked_elements(page)
     assert [(source, shown) for source, shown in marked if shown == source and zh.get(source) != source] == []
     assert [(source, shown) for source, shown in marked if source in zh and shown != zh[source]] == []
     expect(page.get_by_role("button", name=zh["Skip to end"])).to_be_visible()
-    labels = page.evaluate("() => [...document.querySelectorAll('[data-i18n-label]')].map((el) => "
-                           "[el.dataset.i18nLabel, el.getAttribute('aria-label')])")
+    labels = page.evaluate(
+        "() => [...document.querySelectorAll('[data-i18n-label]')].map((el) => "
+        "[el.dataset.i18nLabel, el.getAttribute('aria-label')])"
+    )
     assert all(label == zh[source] for source, label in labels), labels
     expect(page.locator("#budget")).to_have_attribute("placeholder", zh["no limit"])
 
@@ -477,8 +544,12 @@ def test_switching_to_chinese_and_back(page):
     page.get_by_label(zh["Speed"]).fill(FASTEST)
     expect(page.locator("#speed-out")).to_have_text(zh["Fastest"])
     page.get_by_role("button", name=zh["Play"], exact=True).click()
-    found = zh["Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."]
-    expect(page.get_by_role("status")).to_have_text(re.compile(expected_sentence(found, squares=25)), timeout=10_000)
+    found = zh[
+        "Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
+    ]
+    expect(page.get_by_role("status")).to_have_text(
+        re.compile(expected_sentence(found, squares=25)), timeout=10_000
+    )
     expect(page.get_by_role("status")).to_contain_text("25")
     expect(page.locator("#depth")).to_have_text("25 / 25")
 
@@ -526,7 +597,9 @@ def spilling(page):
 def test_chinese_page_screenshots(page):
     zh = load_zh(page)
     ARTIFACTS.mkdir(exist_ok=True)
-    found = zh["Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."]
+    found = zh[
+        "Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
+    ]
     worse, both = {}, {}
 
     def shoot(name, **options):
@@ -544,7 +617,9 @@ def test_chinese_page_screenshots(page):
     page.get_by_label(zh["Ordering"]).select_option("warnsdorff")
     page.get_by_label(zh["Speed"]).fill(FASTEST)
     page.get_by_role("button", name=zh["Play"], exact=True).click()
-    expect(page.get_by_role("status")).to_have_text(re.compile(expected_sentence(found, squares=25)), timeout=10_000)
+    expect(page.get_by_role("status")).to_have_text(
+        re.compile(expected_sentence(found, squares=25)), timeout=10_000
+    )
     shoot("zh_desktop")
     page.locator("details.legend summary").click()
     shoot("zh_desktop_key")
@@ -562,7 +637,9 @@ def test_chinese_page_screenshots(page):
     page.get_by_label(zh["Show"]).select_option("board")
     page.set_viewport_size({"width": 390, "height": 844})
     page.get_by_role("button", name=zh["Play"], exact=True).click()
-    expect(page.get_by_role("status")).to_have_text(re.compile(expected_sentence(found, squares=25)), timeout=10_000)
+    expect(page.get_by_role("status")).to_have_text(
+        re.compile(expected_sentence(found, squares=25)), timeout=10_000
+    )
     shoot("zh_phone", full_page=True)
     page.get_by_role("button", name=zh["Keyboard shortcuts"]).click()
     shoot("zh_phone_help")

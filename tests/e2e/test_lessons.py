@@ -2,7 +2,6 @@
 Warnsdorff counts, the chart, the example graph, the race, sharing, keyboard and access."""
 
 import json
-import re
 
 import pytest
 from playwright.sync_api import expect
@@ -73,9 +72,13 @@ def test_code_line_follows_the_event(page):
     expect(page.locator("#code span.now")).to_contain_text("path.pop()")
 
 
-@pytest.mark.parametrize("order, seed", [("naive", 0), ("warnsdorff", 0), ("warnsdorff-roth", 0), ("random", 77)])
+@pytest.mark.parametrize(
+    "order, seed", [("naive", 0), ("warnsdorff", 0), ("warnsdorff-roth", 0), ("random", 77)]
+)
 def test_call_stack_predicts_every_move_the_engine_makes(page, order, seed):
-    events = encode(list(__import__("itertools").islice(Search(knight_graph(6, 6), 0, order, seed=seed), 3000)))
+    events = encode(
+        list(__import__("itertools").islice(Search(knight_graph(6, 6), 0, order, seed=seed), 3000))
+    )
     mismatches = page.evaluate(
         """async ([events, order, seed]) => {
           const { createModel, apply } = await import('/static/js/model.js');
@@ -252,14 +255,18 @@ def test_reduced_motion_is_respected(browser, site):
     context.close()
 
 
-@pytest.mark.parametrize("name, size", [("phone", (390, 844)), ("projector", (1920, 1080)), ("laptop", (1280, 800))])
+@pytest.mark.parametrize(
+    "name, size", [("phone", (390, 844)), ("projector", (1920, 1080)), ("laptop", (1280, 800))]
+)
 def test_it_looks_right_from_phone_to_projector(browser, site, name, size):
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     opened = context.new_page()
     opened.goto(site.url + "/?rows=6&cols=6&speed=60")
     opened.wait_for_function("!document.getElementById('play').disabled")
     opened.get_by_role("button", name="Play").click()
-    opened.wait_for_function("() => knightsTour.model.backtracks > 0 && knightsTour.model.path.length > 15", timeout=30_000)
+    opened.wait_for_function(
+        "() => knightsTour.model.backtracks > 0 && knightsTour.model.path.length > 15", timeout=30_000
+    )
     opened.get_by_role("button", name="Pause").click()
     # Nothing sticks out sideways, and the board and the Play button are on screen.
     assert opened.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")

@@ -92,7 +92,9 @@ def test_skip_shows_progress_and_can_be_cancelled(page):
     events = page.evaluate("() => knightsTour.model.events")
     page.get_by_role("button", name="Step", exact=True).click()
     page.wait_for_function(f"() => knightsTour.model.events === {events + 1}")
-    page.screenshot(path=str(__import__("pathlib").Path(__file__).parent.parent / "artifacts" / "skip_cancelled.png"))
+    page.screenshot(
+        path=str(__import__("pathlib").Path(__file__).parent.parent / "artifacts" / "skip_cancelled.png")
+    )
 
 
 def test_skip_to_the_end_matches_the_streamed_result(page):
@@ -132,7 +134,9 @@ def test_the_pages_verdicts_agree_with_exhaustive_search(page, closed, boards):
     flagged = 0
     for rows, cols in boards:
         for start in range(rows * cols):
-            why = page.evaluate(f"() => knightsTour.whyNoTour({rows}, {cols}, {start}, {str(closed).lower()})")
+            why = page.evaluate(
+                f"() => knightsTour.whyNoTour({rows}, {cols}, {start}, {str(closed).lower()})"
+            )
             if why:
                 flagged += 1
                 assert not has_tour(rows, cols, start, closed), (rows, cols, start, why)
