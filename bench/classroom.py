@@ -71,8 +71,8 @@ import psutil
 import socketio
 from common import EXPECTED, ROOT  # also puts the project on the import path
 
-from server.graph import knight_graph
-from server.search import BACKTRACK, VISIT, knight_tour
+from server.engine.graph import knight_graph
+from server.engine.search import BACKTRACK, VISIT, knight_tour
 
 PYTHON = sys.executable
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}

@@ -10,8 +10,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from server.graph import knight_graph  # noqa: E402
-from server.search import Search  # noqa: E402
+from server.engine.graph import knight_graph  # noqa: E402
+from server.engine.search import Search  # noqa: E402
 
 # Known counts (visits, backtracks, found) from square 0, so a changed search cannot pass
 # as a faster one.

@@ -11,8 +11,8 @@ import time
 from common import EXPECTED, rate, time_engine
 from pythonds3.graphs import Graph
 
-from server.graph import knight_graph
-from server.search import BACKTRACK, FOUND, VISIT, knight_tour
+from server.engine.graph import knight_graph
+from server.engine.search import BACKTRACK, FOUND, VISIT, knight_tour
 
 GOAL = 4.0  # ours must run at least this many times the textbook's speed
 MOVES = ((-1, -2), (-1, 2), (-2, -1), (-2, 1), (1, -2), (1, 2), (2, -1), (2, 1))

@@ -12,8 +12,8 @@ import tracemalloc
 
 from common import ROOT, rate
 
-from server.graph import knight_graph
-from server.search import Search
+from server.engine.graph import knight_graph
+from server.engine.search import Search
 
 SIZES = (26, 27, 100, 300, 1000)
 ORDERS = ("warnsdorff-roth", "warnsdorff")  # the second is the peer, known to stall

@@ -7,9 +7,9 @@ import time
 
 from common import EXPECTED, rate, time_engine
 
-from server.graph import knight_graph
+from server.engine.graph import knight_graph
 from server.player import SKIP_REPORT, Player
-from server.search import Search
+from server.engine.search import Search
 
 GOAL = 1.2  # skipping may take at most this many times the engine's own time
 SIZE, START, ORDER = 8, 0, "naive"

@@ -15,11 +15,12 @@ def create_app(config=None):
     app.config.from_mapping(PING_INTERVAL=25, CORS_ORIGINS=[], RATE_LIMIT=RATE, RATE_BURST=BURST)
     if config:
         app.config.update(config)
-    from . import classroom, runs, sockets, views  # noqa: F401  (registers handlers, routes)
+    # Imported here, once socketio exists: importing them registers their handlers and routes.
+    from . import class_events, connection_events, run_events, runs, views  # noqa: F401
 
     app.register_blueprint(views.bp)
     runs.init_app(app)
-    classroom.init_app(app)
+    class_events.init_app(app)
     app.extensions["knights_tour_limits"] = Limits(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
     # MESSAGE_QUEUE (a redis:// URL) lets several server processes share clients and classes.
     # Threading is set explicitly: eventlet is unmaintained and gevent drops large frames.

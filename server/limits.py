@@ -4,6 +4,8 @@ import json
 import threading
 import time
 
+from flask import current_app
+
 MAX_MESSAGE_BYTES = 16 * 1024  # the largest request a page sends is well under 1 KB
 RATE = 30.0  # requests a second, on average (a held arrow key repeats about 30 times a second)
 BURST = 60  # requests at once, after a quiet spell
@@ -39,3 +41,8 @@ class Limits:
         """Drop what is kept about a client that has gone."""
         with self._lock:
             self._buckets.pop(sid, None)
+
+
+def limits(app=None):
+    """Return the limits on clients' requests of an app (the current one by default)."""
+    return (app or current_app).extensions["knights_tour_limits"]

@@ -3,19 +3,16 @@
 import functools
 import inspect
 
-from flask import current_app, request
+from flask import request
 from flask_socketio import emit
+
+from .limits import limits
 
 
 def refuse(message):
     """Tell the client what was wrong and build the negative acknowledgement."""
     emit("error", {"message": message})
     return {"ok": False, "error": message}
-
-
-def limits(app=None):
-    """Return the limits on clients' requests of an app (the current one by default)."""
-    return (app or current_app).extensions["knights_tour_limits"]
 
 
 def answered(handler):

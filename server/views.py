@@ -4,19 +4,39 @@ from pathlib import Path
 
 from flask import Blueprint, abort, render_template, send_from_directory
 
-from .options import MAX_SIDE, MAX_SPEED
-from .search import ORDERINGS
+from .engine import ORDERINGS
+from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 
 bp = Blueprint("views", __name__)
 
 # Installed from the npm registry at set-up (package-lock.json pins it); never a CDN.
 SOCKET_IO_DIST = Path(__file__).resolve().parent.parent / "node_modules" / "socket.io-client" / "dist"
 
+# The names the page gives the engine's orderings (in English; the page translates them).
+ORDERING_LABELS = {
+    "naive": "Naive",
+    "warnsdorff": "Warnsdorff",
+    "warnsdorff-roth": "Warnsdorff + Roth's tie-break",
+    "random": "Random",
+}
+
+
+def page_context():
+    """Return what the page's template shows: option lists and limits, from the server's own."""
+    return {
+        "max_side": MAX_SIDE,
+        "max_seed": MAX_SEED,
+        "max_budget": MAX_BUDGET,
+        "speed_steps": SPEED_STEPS,
+        "default_speed_step": SPEED_STEPS.index(DEFAULT_SPEED),
+        "orderings": [(name, ORDERING_LABELS[name]) for name in ORDERINGS],
+    }
+
 
 @bp.get("/")
 def index():
     """Serve the page."""
-    return render_template("index.html", max_side=MAX_SIDE, max_speed=MAX_SPEED, orderings=list(ORDERINGS))
+    return render_template("index.html", **page_context())
 
 
 @bp.get("/vendor/socket.io/<path:name>")

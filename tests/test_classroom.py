@@ -7,10 +7,10 @@ import pytest
 import socketio as socketio_client
 
 from server import create_app
-from server.classroom import classes
-from server.graph import knight_graph
-from server.search import knight_tour
-from server.sockets import encode
+from server.class_events import classes
+from server.engine.graph import knight_graph
+from server.engine.search import knight_tour
+from server.wire import encode
 
 from .conftest import LiveServer, path_of, wait_for
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from server.graph import KNIGHT_MOVES, example_graph, knight_graph
+from server.engine.graph import KNIGHT_MOVES, example_graph, knight_graph
 
 
 def test_eight_by_eight_has_the_textbooks_336_edges():

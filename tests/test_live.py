@@ -6,10 +6,10 @@ import threading
 import websocket
 
 from server import create_app
-from server.graph import knight_graph
+from server.engine.graph import knight_graph
 from server.player import WINDOW
-from server.search import knight_tour
-from server.sockets import encode
+from server.engine.search import knight_tour
+from server.wire import encode
 
 from .conftest import LiveServer, Watcher, path_of, wait_for
 

@@ -5,9 +5,9 @@ import threading
 
 import pytest
 
-from server.graph import knight_graph
+from server.engine.graph import knight_graph
 from server.player import MAX_BATCH, WINDOW, Player
-from server.search import Search, knight_tour
+from server.engine.search import Search, knight_tour
 
 from .conftest import path_of, wait_for
 

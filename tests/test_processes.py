@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import redis
 
-from server.graph import knight_graph
-from server.search import knight_tour
-from server.sockets import encode
+from server.engine.graph import knight_graph
+from server.engine.search import knight_tour
+from server.wire import encode
 
 from .conftest import wait_for
 from .test_classroom import RUN, Client

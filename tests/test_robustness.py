@@ -9,11 +9,11 @@ import pytest
 import websocket
 
 from server import create_app
-from server.classroom import classes
-from server.graph import knight_graph
-from server.replies import limits
-from server.search import knight_tour
-from server.sockets import encode
+from server.class_events import classes
+from server.engine.graph import knight_graph
+from server.limits import limits
+from server.engine.search import knight_tour
+from server.wire import encode
 
 from .conftest import LiveServer, Watcher, wait_for
 

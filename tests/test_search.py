@@ -8,8 +8,8 @@ from collections import Counter, deque
 
 import pytest
 
-from server.graph import example_graph, knight_graph
-from server.search import BACKTRACK, FOUND, VISIT, Search, knight_tour
+from server.engine.graph import example_graph, knight_graph
+from server.engine.search import BACKTRACK, FOUND, VISIT, Search, knight_tour
 
 from . import textbook
 from .conftest import path_of

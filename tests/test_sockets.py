@@ -4,10 +4,10 @@ import re
 
 import pytest
 
-from server.graph import knight_graph
+from server.engine.graph import knight_graph
 from server.player import WINDOW
-from server.search import knight_tour
-from server.sockets import encode
+from server.engine.search import knight_tour
+from server.wire import encode
 
 from .conftest import wait_for
 

@@ -10,7 +10,7 @@ import { knightMoves } from "./orderings.js";
 import { Renderer } from "./renderer.js";
 import { DepthChart } from "./chart.js";
 import { CODE, codeLine, exportTour, notation, readLink, writeLink } from "./share.js";
-import { ORDERINGS, SPEEDS } from "./theme.js";
+import { ORDERINGS } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
 const els = Object.fromEntries([
@@ -26,6 +26,8 @@ const els = Object.fromEntries([
   "presenter-code", "presenter-exit", "board-setup", "search-setup",
 ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]));
 const MAX_SIDE = Number(els.rows.max);
+// The slider's speeds, in events a second (0: as fast as the page takes them), from the server.
+const SPEEDS = els.speed.dataset.steps.split(",").map(Number);
 const EXAMPLE = { names: ["A", "B", "C", "D", "E", "F"], moves: [[1, 3], [2, 3], [], [4], [5], [2]] };
 const count = (n) => n.toLocaleString(currentLanguage() === "zh" ? "zh-CN" : "en");
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");

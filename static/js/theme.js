@@ -21,9 +21,6 @@ export const STYLE = {
   font: "600 {size}px system-ui, 'DejaVu Sans', sans-serif",
 };
 
-// The speeds the slider offers, in events per second; 0 is "as fast as the page takes them".
-export const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0];
-
 // One line on each ordering the search offers, shown under the Ordering menu.
 export const ORDERINGS = {
   naive: "Tries the moves in order of square number, as the textbook's first version does.",

@@ -4,7 +4,7 @@ import re
 
 from playwright.sync_api import expect
 
-from server.classroom import classes
+from server.class_events import classes
 
 from .conftest import ARTIFACTS
 

@@ -7,7 +7,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from flask import Flask, render_template
 from playwright.sync_api import expect
+
+from server.views import page_context
 
 from .conftest import ARTIFACTS
 from .test_page import FASTEST
@@ -384,11 +387,18 @@ def page_strings(root=ROOT):
             assert texts, f"no strings found for t({text}) in {file_name}"
             add(texts, f"static/js/{file_name}")
     marked = MarkedText()
-    marked.feed((root / "templates" / "index.html").read_text(encoding="utf-8"))
+    marked.feed(rendered_page(root))
     marked.close()
     for text, line in marked.found:
         add([collapse(text)], f"templates/index.html:{line}")
     return strings
+
+
+def rendered_page(root):
+    """Render the page's template under root as the server does, with the server's options."""
+    app = Flask("page", root_path=str(root), template_folder="templates", static_folder="static")
+    with app.test_request_context():
+        return render_template("index.html", **page_context())
 
 
 def load_zh(page):

@@ -6,9 +6,9 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from server.graph import example_graph, knight_graph
-from server.search import Search
-from server.sockets import encode
+from server.engine.graph import example_graph, knight_graph
+from server.engine.search import Search
+from server.wire import encode
 
 from .conftest import ARTIFACTS
 from .test_page import FASTEST, set_board

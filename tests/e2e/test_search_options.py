@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from server.graph import knight_graph
-from server.search import FOUND, Search
+from server.engine.graph import knight_graph
+from server.engine.search import FOUND, Search
 
 from .test_page import FASTEST, click_square, set_board
 

@@ -1,14 +1,27 @@
-"""Parse and check what a client asks for, with messages a person can act on."""
+"""The wire format: what clients ask for (parsed and checked), and how events are encoded.
 
+Errors name the bad value, quoted briefly, with a message a person can act on.
+"""
+
+import reprlib
 from dataclasses import dataclass
 
-from .messages import shown
-from .search import check_flag, check_order
+from .engine.orderings import check_order
+from .engine.search import BACKTRACK, VISIT, check_flag
+
+# A client may send megabytes where a number belongs; its error message quotes a line of it.
+_brief = reprlib.Repr()
+_brief.maxstring = _brief.maxother = 40
+_brief.maxlist = _brief.maxdict = 6
+shown = _brief.repr
 
 MAX_SIDE = 32
 MAX_SPEED = 1_000_000
 MAX_SEED = 2**32 - 1
 MAX_BUDGET = 10**9
+# The speeds the page's slider offers, in events a second; 0 is as fast as the page takes them.
+SPEED_STEPS = (1, 2, 4, 8, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0)
+DEFAULT_SPEED = 30
 START_FIELDS = ("rows", "cols", "start", "order", "speed")
 GRAPHS = ("knight", "example")  # a board's knight's graph, or the textbook's six-vertex example
 EXAMPLE_VERTICES = 6
@@ -95,3 +108,8 @@ def parse_speed(data):
     """Check the payload of 'speed' and return the speed."""
     (speed,) = _fields(data, "speed", ("speed",))
     return _speed(speed)
+
+
+def encode(batch):
+    """Encode events compactly: visit v as v, backtrack v as -v-1, found as "found"."""
+    return [v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in batch]

@@ -1,30 +1,21 @@
-"""Socket.IO handlers: check requests, run one player per client, clean up on disconnect."""
+"""Socket.IO handlers of a client's own run: start it, pause, resume, step, speed, skip, stop."""
 
 import itertools
-import logging
 from dataclasses import asdict
 
 from flask import request
 from flask_socketio import emit
 
 from . import socketio
-from .classroom import check_in_control, on_gone, relay_for
-from .graph import example_graph, knight_graph
-from .messages import shown
-from .options import parse_speed, parse_start
+from .class_events import check_in_control
+from .engine import Search, example_graph, knight_graph
 from .player import Player
-from .replies import answered, limits, refuse
+from .relay import relay_for
+from .replies import answered
 from .runs import runs
-from .search import BACKTRACK, VISIT, Search
-
-log = logging.getLogger(__name__)
+from .wire import encode, parse_speed, parse_start
 
 _run_ids = itertools.count(1)
-
-
-def encode(batch):
-    """Encode events compactly: visit v as v, backtrack v as -v-1, found as "found"."""
-    return [v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in batch]
 
 
 def current_player(action):
@@ -138,25 +129,3 @@ def on_stop(data=None):
     runs().drop(request.sid)
     if player is not None:
         relay_for(request.sid, None).control(player)
-
-
-@socketio.on("disconnect")
-def on_disconnect(*reason):
-    """A page has gone: its run ends with it, and it leaves its class."""
-    runs().drop(request.sid)
-    on_gone(request.sid)
-    limits().forget(request.sid)
-
-
-@socketio.on("*")
-@answered
-def on_unknown(event, *args):
-    """A client sent an event this server does not know."""
-    raise ValueError(f"unknown event {shown(event)}")
-
-
-@socketio.on_error_default
-def on_failure(exc):
-    """Report an unexpected failure to the client that caused it, and keep serving."""
-    log.exception("handler failed", exc_info=exc)
-    return refuse(f"the server could not handle that request ({type(exc).__name__})")

@@ -1,6 +1,6 @@
 """Graphs the search runs on: the knight's graph of a board and the textbook's example."""
 
-from .messages import shown
+from reprlib import repr as shown
 
 # The textbook's move order; each vertex lists its neighbours in this order.
 KNIGHT_MOVES = ((-1, -2), (-1, 2), (-2, -1), (-2, 1), (1, -2), (1, 2), (2, -1), (2, 1))

@@ -7,10 +7,6 @@ import time
 # Join codes avoid letters and digits that read alike (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
-# Above this pace a room gets snapshots a few times a second instead of every event:
-# what a class can watch, and what 300 browsers can take from one server.
-FOLLOW_MAX_SPEED = 2000
-SNAPSHOT_EVERY = 0.1  # seconds between two snapshots sent to a room
 
 
 class ClassSession:

@@ -1,0 +1,36 @@
+"""Socket.IO handlers of a connection itself: its end, unknown events, unexpected failures."""
+
+import logging
+
+from flask import request
+
+from . import socketio
+from .class_events import on_gone
+from .limits import limits
+from .replies import answered, refuse
+from .runs import runs
+from .wire import shown
+
+log = logging.getLogger(__name__)
+
+
+@socketio.on("disconnect")
+def on_disconnect(*reason):
+    """A page has gone: its run ends with it, and it leaves its class."""
+    runs().drop(request.sid)
+    on_gone(request.sid)
+    limits().forget(request.sid)
+
+
+@socketio.on("*")
+@answered
+def on_unknown(event, *args):
+    """A client sent an event this server does not know."""
+    raise ValueError(f"unknown event {shown(event)}")
+
+
+@socketio.on_error_default
+def on_failure(exc):
+    """Report an unexpected failure to the client that caused it, and keep serving."""
+    log.exception("handler failed", exc_info=exc)
+    return refuse(f"the server could not handle that request ({type(exc).__name__})")

@@ -1,0 +1,44 @@
+"""Rebuild a run from what a client received, as the page does."""
+
+
+def path_of(events):
+    """Replay (kind, vertex, depth) events into the path they leave, checking each depth."""
+    path = []
+    for kind, vertex, depth in events:
+        if kind == "visit":
+            assert depth == len(path)
+            path.append(vertex)
+        elif kind == "backtrack":
+            assert path.pop() == vertex and depth == len(path)
+    return path
+
+
+def followed(received):
+    """Return the (codes, path) a follower holds after the (event, payload) pairs it received.
+
+    A snapshot (in 'class_state' or 'snapshot') stands for the events it counts; a batch may
+    overlap what a snapshot already holds, and only its new part counts. A gap, or a
+    backtrack of a square not at the path's end, raises AssertionError.
+    """
+    codes, path = [], []
+    for event, payload in received:
+        if event == "class_state" and payload["snapshot"]:
+            codes = [None] * payload["snapshot"]["events"]
+            path = list(payload["snapshot"]["path"])
+        elif event == "snapshot":
+            codes = [None] * payload["events"]
+            path = list(payload["path"])
+        elif event == "started":
+            codes, path = [], []
+        elif event == "events":
+            assert payload["first"] <= len(codes), "a gap in what the room was sent"
+            fresh = payload["events"][len(codes) - payload["first"] :]
+            codes.extend(fresh)
+            for code in fresh:
+                if code == "found":
+                    continue
+                if code >= 0:
+                    path.append(code)
+                else:
+                    assert path.pop() == -code - 1, "a backtrack of a square not at the path's end"
+    return codes, path
