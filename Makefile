@@ -1,4 +1,5 @@
 # make run: set everything up and start the app.  make test: set everything up and run every test.
+# make lint: check the Python code's style (ruff).  make bench: the benchmarks (docs/benchmarks.md).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -7,13 +8,18 @@ PORT ?= 5000
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench setup setup-dev system clean
+.PHONY: run test lint bench setup setup-dev system clean
 
 run: setup
 	$(PY) -m server --host $(HOST) --port $(PORT)
 
 test: setup-dev system
+	npm test --silent
 	CHROMIUM=$(CHROMIUM) $(PY) -m pytest
+
+lint: setup-dev
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 bench: setup-dev system
 	CHROMIUM=$(CHROMIUM) $(PY) bench/engine.py

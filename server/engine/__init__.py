@@ -9,6 +9,14 @@ from .orderings import ORDERINGS
 from .search import BACKTRACK, FOUND, VISIT, Search, knight_tour
 
 __all__ = [
-    "BACKTRACK", "FOUND", "KNIGHT_MOVES", "ORDERINGS", "VISIT",
-    "Graph", "Search", "example_graph", "knight_graph", "knight_tour",
+    "BACKTRACK",
+    "FOUND",
+    "KNIGHT_MOVES",
+    "ORDERINGS",
+    "VISIT",
+    "Graph",
+    "Search",
+    "example_graph",
+    "knight_graph",
+    "knight_tour",
 ]
