@@ -597,7 +597,8 @@ function applyLink() {
   els.rows.value = String(pick(link.rows, 1, MAX_SIDE, 5));
   els.cols.value = String(pick(link.cols, 1, MAX_SIDE, 5));
   page.start = pick(link.start, 0, Number(els.rows.value) * Number(els.cols.value) - 1, 0);
-  if (link.order in ORDERINGS) els.order.value = link.order;
+  // The server's orderings are the select's options; a link may name only one of them.
+  if ([...els.order.options].some((option) => option.value === link.order)) els.order.value = link.order;
   if (["board", "compare", "example"].includes(link.mode)) els.mode.value = page.mode = link.mode;
   els.seed.value = String(pick(link.seed, 0, Number(els.seed.max), Number(els.seed.value)));
   els.closed.checked = link.closed === true;
