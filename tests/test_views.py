@@ -23,8 +23,3 @@ def test_the_page_takes_its_options_and_limits_from_the_server(app):
     assert int(field(html, "rows", "max")) == int(field(html, "cols", "max")) == MAX_SIDE
     assert int(field(html, "seed", "max")) == MAX_SEED
     assert int(field(html, "budget", "max")) == MAX_BUDGET
-
-
-def test_the_socket_io_client_is_served_from_this_server(app):
-    reply = app.test_client().get("/vendor/socket.io/socket.io.esm.min.js")
-    assert reply.status_code == 200 and b"Socket" in reply.data
