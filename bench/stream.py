@@ -1,22 +1,20 @@
 """Benchmark streaming the search into a real browser page, against a Python client and the engine."""
 
 import argparse
-import collections
 import logging
 import multiprocessing
 import os
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
-import socketio
 from common import time_engine
 from playwright.sync_api import sync_playwright
-from werkzeug.serving import make_server
 
 from server import create_app
+from tests.support.clients import RecordingClient
+from tests.support.servers import LiveServer
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -64,56 +62,23 @@ READ = """() => {
 }"""
 
 
-class Server:
-    """The app on werkzeug's threaded server, on a free loopback port, in this process."""
-
-    def __init__(self):
-        """Create the app and start serving it on a daemon thread."""
-        self.httpd = make_server("127.0.0.1", 0, create_app(), threaded=True)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def close(self):
-        """Stop serving and release the port."""
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
-
-
 def client_runs(url, runs):
     """Stream the throughput run to a python-socketio client runs times; return the results."""
-    sio = socketio.Client(reconnection=False)
-    received = collections.Counter()
-    done = threading.Event()
-    summary = {}
-
-    @sio.on("events")
-    def events(payload):
-        # Only counted, not decoded: this peer measures delivery, the page also draws.
-        received["events"] += len(payload["events"])
-        return True
-
-    @sio.on("finished")
-    def finished(payload):
-        summary.update(payload)
-        done.set()
-
-    sio.connect(url, transports=["websocket"], wait_timeout=10)
+    client = RecordingClient(url)
     results = []
     try:
         for _ in range(runs):
-            received.clear()
-            done.clear()
+            client.finished.clear()
+            before = client.count()
             began = time.perf_counter()
-            sio.emit("start", {**THROUGHPUT, "speed": 0})
-            if not done.wait(60):
+            client.sio.emit("start", {**THROUGHPUT, "speed": 0})
+            if not client.finished.wait(60):
                 raise RuntimeError("the Python client's run did not finish within 60 s")
             seconds = time.perf_counter() - began
-            counts = {key: summary[key] for key in EXPECTED}
-            results.append({"seconds": seconds, "events": received["events"], **counts})
+            counts = {key: client.result[key] for key in EXPECTED}
+            results.append({"seconds": seconds, "events": client.count() - before, **counts})
     finally:
-        sio.disconnect()
+        client.close()
     return results
 
 
@@ -221,7 +186,7 @@ def main(argv=None):
     werkzeug_log = logging.getLogger("werkzeug")
     werkzeug_log.setLevel(logging.WARNING)
     # A client's last websocket frames reach werkzeug's HTTP parser once the socket closes.
-    werkzeug_log.addFilter(lambda record: "Bad request syntax" not in record.getMessage())
+    werkzeug_log.addFilter(lambda record: "Bad request" not in record.getMessage())
 
     board = f"{THROUGHPUT['rows']}x{THROUGHPUT['cols']} {THROUGHPUT['order']}"
     print(
@@ -231,7 +196,7 @@ def main(argv=None):
     )
 
     problems, failures = [], []
-    server = Server()
+    server = LiveServer(create_app())
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

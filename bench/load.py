@@ -1,0 +1,293 @@
+"""Client load for benchmarks: processes of asyncio Socket.IO clients, driven over a pipe.
+
+The parent starts a load process with Load(name, url, deflate), creates and connects clients
+in it by name, has them call the server, and at the end collects each client's summary: what
+it received, stamped on arrival, checked against the search itself. Every process reads the
+same CLOCK_MONOTONIC, so arrival times compare across processes.
+"""
+
+import array
+import asyncio
+import collections
+import itertools
+import multiprocessing
+import os
+import time
+import traceback
+
+import common  # noqa: F401 - puts the project on the import path
+import psutil
+
+from server.engine.graph import knight_graph
+from server.engine.search import knight_tour
+from server.wire import encode
+from tests.support.async_clients import AsyncRecordingClient
+from tests.support.replay import followed
+
+
+class Expected:
+    """The events the server must send for each board, made here and extended as needed."""
+
+    def __init__(self):
+        self.made = {}
+
+    def prefix(self, rows, cols, start, order, count):
+        """Return the first count encoded events of a board's search (fewer if it ends sooner)."""
+        key = (rows, cols, start, order)
+        codes, events = self.made.setdefault(key, ([], knight_tour(knight_graph(rows, cols), start, order)))
+        if len(codes) < count:
+            codes.extend(encode(itertools.islice(events, count - len(codes))))
+        return codes[:count]
+
+
+def runs_seen(received):
+    """Split (event, payload) pairs at the start of each run; return (board, pairs) of each."""
+    runs = []
+    for event, payload in received:
+        if event == "started":
+            runs.append((payload, []))
+        elif event == "class_state" and payload.get("run"):
+            runs.append((payload["run"], []))
+        if runs:
+            runs[-1][1].append((event, payload))
+    return runs
+
+
+def difference(seen, expected):
+    """Describe where two lists of event codes first differ."""
+    at = next(
+        (i for i, (a, b) in enumerate(zip(seen, expected, strict=False)) if a != b),
+        min(len(seen), len(expected)),
+    )
+
+    def code(codes):
+        return repr(codes[at]) if at < len(codes) else "missing"
+
+    return f"event {at} is {code(seen)}, the search's is {code(expected)}"
+
+
+class Peer(AsyncRecordingClient):
+    """One named client of a load process."""
+
+    def __init__(self, name, url, deflate=False):
+        super().__init__(url, deflate=deflate)
+        self.name = name
+        self.connect_s = None
+
+    async def connect(self, wait_timeout=30):
+        """Connect, timing how long it takes."""
+        began = time.monotonic()
+        await super().connect(wait_timeout)
+        self.connect_s = time.monotonic() - began
+
+    def summary(self, expected):
+        """Check the runs this client saw; return their batches' arrival times and the problems."""
+        received = self.stamped()
+        problems = []
+        stamps, firsts, sizes, runs = array.array("d"), array.array("q"), array.array("l"), []
+        # Events each run holds so far: a batch must start where the last one ended.
+        held, run = {}, None
+        for stamp, event, payload in received:
+            if event == "class_state" and payload.get("run"):
+                run = payload["run"]["run"]
+                held[run] = payload["snapshot"]["events"] if payload["snapshot"] else 0
+            elif event == "started":
+                run, held[payload["run"]] = payload["run"], 0
+            elif event == "snapshot":
+                problems.append(
+                    f"a snapshot of run {payload['run']} at a pace the room should get every batch of"
+                )
+                held[payload["run"]] = payload["events"]
+            elif event == "events":
+                if payload["run"] != run:
+                    problems.append(f"a batch of run {payload['run']} outside its run")
+                    continue
+                first, size = payload["first"], len(payload["events"])
+                if first != held[run]:
+                    kind = "gap" if first > held[run] else "overlap"
+                    problems.append(
+                        f"{kind}: run {run} batch starts at event {first} after {held[run]} events"
+                    )
+                held[run] = max(held[run], first + size)
+                stamps.append(stamp)
+                firsts.append(first)
+                sizes.append(size)
+                runs.append(run)
+            elif event == "error":
+                problems.append(f"the server sent an error: {payload}")
+        pairs = [(event, payload) for _, event, payload in received]
+        for board, seen in runs_seen(pairs):
+            try:
+                codes, _ = followed(seen)
+            except AssertionError as exc:
+                problems.append(f"run {board['run']} cannot be replayed: {exc}")
+                continue
+            if not codes or board.get("speed") == 0:
+                continue
+            # A snapshot stands for the events before a late joiner came: only the rest is known.
+            known = next((i for i, code in enumerate(codes) if code is not None), len(codes))
+            search = expected.prefix(board["rows"], board["cols"], board["start"], board["order"], len(codes))
+            if codes[known:] != search[known:]:
+                problems.append(f"run {board['run']}: {difference(codes[known:], search[known:])}")
+        if self.dropped:
+            problems.append(self.dropped)
+        progress = self.named("progress")
+        return {
+            "name": self.name,
+            "connect_s": self.connect_s,
+            "problems": problems,
+            "counts": dict(collections.Counter(event for event, _ in pairs)),
+            "events": held.get(run, 0),
+            "run": run,
+            "controls": [(control["state"], control["speed"]) for control in self.named("class_control")],
+            "finished": [
+                {key: end.get(key) for key in ("run", "found", "visits", "backtracks", "tours", "stopped")}
+                for end in self.named("finished")
+            ],
+            "progress": {key: progress[-1].get(key) for key in ("events", "elapsed", "rate")}
+            if progress
+            else None,
+            "stamps": stamps,
+            "firsts": firsts,
+            "sizes": sizes,
+            "runs": runs,
+        }
+
+
+class LoadProcess:
+    """The clients of one load process, and the commands the parent sends it."""
+
+    def __init__(self, conn, url, deflate):
+        self.conn, self.url, self.deflate = conn, url, deflate
+        self.peers = {}
+        self.expected = Expected()
+        self.lags = array.array("d")  # (time, lag) pairs of the event loop, flattened
+
+    async def tick(self):
+        """Measure, for ever, how late the event loop wakes from a 20 ms sleep."""
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(0.02)
+            self.lags.extend((began, time.monotonic() - began - 0.02))
+
+    async def gather(self, names, make, limit=25):
+        """Run make(peer) for the named peers, limit at a time; return {name: result}."""
+        gate = asyncio.Semaphore(limit)
+
+        async def one(name):
+            async with gate:
+                try:
+                    return name, await make(self.peers[name])
+                except Exception as exc:  # noqa: BLE001 - reported to the parent
+                    return name, {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+        return dict(await asyncio.gather(*(one(name) for name in names)))
+
+    async def do_connect(self, names):
+        """Create and connect the named peers; return how long each took."""
+        for name in names:
+            self.peers[name] = Peer(name, self.url, self.deflate)
+
+        async def connect(peer):
+            await peer.connect()
+            return {"ok": True, "seconds": peer.connect_s}
+
+        return await self.gather(names, connect)
+
+    async def do_call(self, names, event, data=None, each=None):
+        """Send event to the named peers (data, or each[name]); return their acks."""
+        return await self.gather(
+            names, lambda peer: peer.call(event, each[peer.name] if each else data, timeout=30), limit=50
+        )
+
+    async def do_wait(self, name, event, within):
+        """Wait until a peer has received event; return its arrival time, or None."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            for stamp, seen, _ in self.peers[name].stamped():
+                if seen == event:
+                    return stamp
+            await asyncio.sleep(0.05)
+        return None
+
+    async def do_collect(self):
+        """Return every peer's summary and the event loop's lags."""
+        return {"peers": [peer.summary(self.expected) for peer in self.peers.values()], "lags": self.lags}
+
+    async def do_close(self):
+        """Disconnect every peer."""
+
+        async def close(peer):
+            await peer.close()
+            return True
+
+        return await self.gather(list(self.peers), close, limit=50)
+
+    async def main(self):
+        """Carry out the parent's commands until it says exit."""
+        loop = asyncio.get_running_loop()
+        ticker = asyncio.create_task(self.tick())
+        while True:
+            command, args = await loop.run_in_executor(None, self.conn.recv)
+            if command == "exit":
+                break
+            try:
+                result = ("ok", await getattr(self, "do_" + command)(**args))
+            except Exception:  # noqa: BLE001 - reported to the parent
+                result = ("error", traceback.format_exc())
+            self.conn.send(result)
+        ticker.cancel()
+
+
+def load_main(conn, url, deflate, cpus):
+    """Run a load process: its clients, until the parent says exit."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    try:
+        asyncio.run(LoadProcess(conn, url, deflate).main())
+    finally:
+        conn.close()
+
+
+class Load:
+    """The parent's handle on a load process."""
+
+    def __init__(self, name, url, deflate, cpus=None):
+        self.name = name
+        context = multiprocessing.get_context("spawn")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=load_main, args=(child, url, deflate, cpus), daemon=True)
+        self.process.start()
+        child.close()
+        self.ps = psutil.Process(self.process.pid)
+        self.pending = None
+
+    def send(self, command, **args):
+        """Send a command without waiting for its result."""
+        self.pending = command
+        self.conn.send((command, args))
+
+    def result(self, timeout=120):
+        """Wait for the result of the command sent last; raise RuntimeError if it failed."""
+        if not self.conn.poll(timeout):
+            raise RuntimeError(f"load process {self.name} did not finish {self.pending!r} within {timeout} s")
+        status, value = self.conn.recv()
+        if status != "ok":
+            raise RuntimeError(f"load process {self.name} failed {self.pending!r}:\n{value}")
+        return value
+
+    def __call__(self, command, timeout=120, **args):
+        """Send a command and return its result."""
+        self.send(command, **args)
+        return self.result(timeout)
+
+    def close(self):
+        """Tell the process to exit; kill it if it does not."""
+        try:
+            self.send("exit")
+        except OSError:
+            pass
+        self.process.join(10)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)

@@ -1,0 +1,216 @@
+"""Server processes for benchmarks: start and stop them, and sample what they and others cost."""
+
+import math
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+import psutil
+from common import ROOT
+
+from tests.support.servers import free_port
+
+SERVERS = ("werkzeug", "gunicorn")
+
+
+class ServerProcess:
+    """The app in its own process: Werkzeug's threaded server, or gunicorn's threaded worker."""
+
+    def __init__(self, kind, threads, cpus=None):
+        self.kind, self.port = kind, free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.NamedTemporaryFile("w+", prefix=f"bench-{kind}-", suffix=".log")
+        if kind == "werkzeug":
+            self.command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
+        else:
+            gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
+            self.command = [
+                gunicorn,
+                *("--workers", "1", "--threads", str(threads), "--graceful-timeout", "5"),
+                *("--bind", f"127.0.0.1:{self.port}", "server:create_app()"),
+            ]
+        if cpus:
+            self.command = ["taskset", "-c", ",".join(map(str, sorted(cpus))), *self.command]
+        self.process = subprocess.Popen(
+            self.command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.ps = psutil.Process(self.process.pid)
+
+    def wait_ready(self, timeout=30):
+        """Wait until the app serves its page; raise RuntimeError if it exits or never does."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the {self.kind} server exited:\n{self.log_text()[-2000:]}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"the {self.kind} server did not answer within {timeout} s")
+
+    def processes(self):
+        """Return the server's processes: gunicorn's master and its worker, or Werkzeug's one."""
+        try:
+            return [self.ps, *self.ps.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return []
+
+    def threads(self):
+        """Return how many threads the server's processes have now."""
+        return sum(proc.num_threads() for proc in self.processes() if proc.is_running())
+
+    def close(self):
+        """Stop the server as Ctrl-C (Werkzeug) or a supervisor (gunicorn) would; kill it if it hangs."""
+        procs = self.processes()
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT if self.kind == "werkzeug" else signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                for proc in procs:
+                    try:
+                        proc.kill()
+                    except psutil.NoSuchProcess:
+                        pass
+                self.process.wait(5)
+
+    def log_text(self):
+        """Return what the server has written to stdout and stderr so far."""
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+
+def cpu_seconds(proc):
+    """Return a process's user + system CPU time in seconds."""
+    times = proc.cpu_times()
+    return times.user + times.system
+
+
+class Sampler:
+    """Sample, on a thread, the CPU time, memory and threads of a server and of load processes.
+
+    Each load process is anything with a name and a psutil.Process as ps.
+    """
+
+    def __init__(self, server, loads, every=0.25):
+        self.server, self.loads, self.every = server, loads, every
+        # (time, server (user, system) s, server rss, server threads, {load: cpu s},
+        #  (machine idle s, machine busy s, this process's cpu s))
+        self.samples = []
+        self.me = psutil.Process()
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def sample(self):
+        """Take one sample now."""
+        user = system = rss = threads = 0
+        for proc in self.server.processes():
+            try:
+                with proc.oneshot():
+                    times = proc.cpu_times()
+                    user, system = user + times.user, system + times.system
+                    rss += proc.memory_info().rss
+                    threads += proc.num_threads()
+            except psutil.NoSuchProcess:
+                pass
+        loads = {}
+        for load in self.loads:
+            try:
+                loads[load.name] = cpu_seconds(load.ps)
+            except psutil.NoSuchProcess:
+                loads[load.name] = math.nan
+        machine = psutil.cpu_times()
+        idle = machine.idle + getattr(machine, "iowait", 0)
+        self.samples.append(
+            (
+                time.monotonic(),
+                (user, system),
+                rss,
+                threads,
+                loads,
+                (idle, sum(machine) - idle, cpu_seconds(self.me)),
+            )
+        )
+
+    def _run(self):
+        while not self.stopping.wait(self.every):
+            self.sample()
+
+    def stop(self):
+        """Stop sampling."""
+        self.stopping.set()
+        self.thread.join(5)
+
+    def window(self, start, end):
+        """Return the CPU percents, peak RSS and threads of [start, end], or None if too short."""
+        inside = [s for s in self.samples if start <= s[0] <= end]
+        if len(inside) < 2:
+            return None
+        (t0, c0, *_, l0, m0), (t1, c1, *_, l1, m1) = inside[0], inside[-1]
+        span = t1 - t0
+        figures = {
+            "server_user": 100 * (c1[0] - c0[0]) / span,
+            "server_sys": 100 * (c1[1] - c0[1]) / span,
+            "rss": max(s[2] for s in inside),
+            "threads": max(s[3] for s in inside),
+            "loads": {name: 100 * (l1[name] - l0[name]) / span for name in l0},
+            "idle": 100 * (m1[0] - m0[0]) / span,  # of all cores together: 200 = 2 idle cores
+        }
+        # Busy time not spent in the server, the load processes or this one: the kernel's
+        # softirqs (loopback networking), and any other program running meanwhile.
+        figures["other"] = (
+            100 * (m1[1] - m0[1] - (m1[2] - m0[2])) / span
+            - figures["server_user"]
+            - figures["server_sys"]
+            - sum(figures["loads"].values())
+        )
+        return figures
+
+
+def halves():
+    """Return the lower and the upper half of the CPUs this process may run on."""
+    cpus = sorted(os.sched_getaffinity(0))
+    return set(cpus[: len(cpus) // 2]), set(cpus[len(cpus) // 2 :])
+
+
+def code_version():
+    """Return the commit the code is at, and whether server/ has changes not committed."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True, capture_output=True, timeout=10
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "--no-optional-locks", "status", "--porcelain", "--", "server"],
+            cwd=ROOT,
+            text=True,
+            capture_output=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "an unknown commit"
+    return f"commit {commit or '?'}{' with uncommitted changes in server/' if dirty else ''}"
+
+
+def watchdog(seconds, cleanup):
+    """Run cleanup and exit the process if it is still running after seconds."""
+
+    def fire():
+        print(
+            f"\n{os.path.basename(sys.argv[0])} ran over {seconds} s: stopping", file=sys.stderr, flush=True
+        )
+        cleanup()
+        os._exit(3)
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    return timer
