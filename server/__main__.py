@@ -3,6 +3,7 @@
 import argparse
 
 from . import create_app, socketio
+from .serving import RequestHandler
 
 
 def main(argv=None):
@@ -27,7 +28,14 @@ def main(argv=None):
     app = create_app({"CORS_ORIGINS": args.allow_origin, "MESSAGE_QUEUE": args.message_queue})
     address = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"Knight's Tour Live: open http://{address}:{args.port}/ in a browser", flush=True)
-    socketio.run(app, host=args.host, port=args.port, debug=args.debug, allow_unsafe_werkzeug=True)
+    socketio.run(
+        app,
+        host=args.host,
+        port=args.port,
+        debug=args.debug,
+        allow_unsafe_werkzeug=True,
+        request_handler=RequestHandler,
+    )
 
 
 if __name__ == "__main__":

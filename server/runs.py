@@ -19,6 +19,11 @@ class Runs:
         """Return the client's player, or None."""
         return self._players.get(sid)
 
+    def players(self):
+        """Return the players of every client, as they are now."""
+        with self._lock:
+            return list(self._players.values())
+
     def replace(self, sid, player):
         """Make player the client's, stopping the one it had."""
         with self._lock:

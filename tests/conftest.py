@@ -1,136 +1,177 @@
-"""Fixtures: a fresh app per test, its test client, and a real server on a free port."""
+"""Fixtures: fresh apps, real servers and clients closed after each test, and a check for leaks."""
 
+import os
+import shutil
+import subprocess
+import sys
 import threading
-import time
+from pathlib import Path
 
 import pytest
-import socketio as socketio_client
-from werkzeug.serving import make_server
+import redis
 
 from server import create_app, socketio
-from server.runs import runs
+from tests.support.clients import RawClient, RecordingClient
+from tests.support.leaks import leftovers, sockets, threads
+from tests.support.servers import LiveServer, start_listening, stop_processes
+from tests.support.waiting import wait_for
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TEST_CONFIG = {
+    "TESTING": True,
+    # A closed connection's ping thread ends only once it has slept out PING_INTERVAL.
+    "PING_INTERVAL": 0.25,
+    # A class whose instructor has gone ends after CLASS_ORPHAN_SECONDS (long enough for a
+    # page to reload and claim it back), noticed by a reaper that looks every REAP seconds.
+    "CLASS_ORPHAN_SECONDS": 2,
+    "CLASS_REAP_SECONDS": 0.1,
+}
+LEAK_WAIT = 10  # seconds for what a test left to end by itself before the test fails
+
+_apps = []  # every app made by these fixtures, so that the leak check can look into it
+
+
+def new_app(config=None):
+    """Create an app with the tests' configuration (and config on top)."""
+    app = create_app({**TEST_CONFIG, **(config or {})})
+    _apps.append(app)
+    return app
+
+
+def close_all(closeables):
+    """Close each at the same time as the others: each close may wait for the other side."""
+    closing = [threading.Thread(target=each.close, name="closing") for each in closeables]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join(15)
+
+
+@pytest.fixture(autouse=True)
+def no_leaks():
+    """Fail the test if it leaves a thread, a socket, or an app's runs or classes behind."""
+    # Autouse and function-scoped, this is set up before the test's other fixtures (after the
+    # session's, whose threads are then counted as already there) and torn down after them.
+    threads_before, sockets_before, apps_before = threads(), sockets(), len(_apps)
+    yield
+    # Some things end by themselves a bounded time after the test: a closed connection's ping
+    # thread, a class its instructor has left.
+    apps = _apps[apps_before:]
+    wait_for(lambda: not leftovers(threads_before, sockets_before, apps), LEAK_WAIT, interval=0.02)
+    found = leftovers(threads_before, sockets_before, apps)
+    del _apps[apps_before:]
+    if found:
+        pytest.fail("the test left behind: " + "; ".join(found), pytrace=False)
 
 
 @pytest.fixture
 def app():
     """Create a fresh app for one test."""
-    return create_app({"TESTING": True})
+    return new_app()
 
 
 @pytest.fixture
-def client(app):
-    """Connect a Flask-SocketIO test client (it never acknowledges server events)."""
-    test_client = socketio.test_client(app)
-    yield test_client
-    if test_client.is_connected():
-        test_client.disconnect()
-
-
-def wait_for(predicate, timeout=10.0, interval=0.01):
-    """Poll predicate until it is true or timeout seconds pass; return its last value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(interval)
-
-
-def path_of(events):
-    """Replay (kind, vertex, depth) events into the path they leave, checking each depth."""
-    path = []
-    for kind, vertex, depth in events:
-        if kind == "visit":
-            assert depth == len(path)
-            path.append(vertex)
-        elif kind == "backtrack":
-            assert path.pop() == vertex and depth == len(path)
-    return path
-
-
-class LiveServer:
-    """The app served by a real threaded HTTP server on a free loopback port."""
-
-    def __init__(self, app):
-        """Start serving app."""
-        self.app = app
-        self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-
-    def active_runs(self):
-        """Return how many runs the app has alive."""
-        return len(runs(self.app))
-
-    def close(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(5)
-
-
-@pytest.fixture
-def live_server():
-    """Serve a fresh app on a free port for one test."""
-    server = LiveServer(create_app({"TESTING": True}))
-    yield server
-    server.close()
-
-
-class Watcher:
-    """A python-socketio client that records what the server sends it."""
-
-    def __init__(self, url, ack=True):
-        self.sio = socketio_client.Client(reconnection=False)
-        self.batches, self.events, self.errors, self.started = [], [], [], []
-        self.finished = threading.Event()
-        self.result = None
-        self.acking = threading.Event()
-        if ack:
-            self.acking.set()
-
-        @self.sio.on("started")
-        def started(payload):
-            self.started.append(payload)
-
-        @self.sio.on("events")
-        def events(payload):
-            self.batches.append(payload)
-            self.events.extend(payload["events"])
-            self.acking.wait()  # the acknowledgement goes when this returns
-            return True
-
-        @self.sio.on("finished")
-        def finished(payload):
-            self.result = payload
-            self.finished.set()
-
-        @self.sio.on("error")
-        def error(payload):
-            self.errors.append(payload["message"])
-
-        self.sio.connect(url, transports=["websocket"], wait_timeout=5)
-
-    def call(self, event, data=None):
-        """Send an event and return the server's acknowledgement."""
-        return self.sio.call(event, data, timeout=10)
-
-    def close(self):
-        self.acking.set()
-        if self.sio.connected:
-            self.sio.disconnect()
-
-
-@pytest.fixture
-def watcher(live_server):
-    """Return a factory of connected Watchers, all closed after the test."""
+def clients(app):
+    """Return clients(): a new Flask-SocketIO test client of app, disconnected after the test."""
+    # A test client never acknowledges what the server sends it.
     made = []
 
-    def make(ack=True):
-        made.append(Watcher(live_server.url, ack))
+    def make():
+        made.append(socketio.test_client(app))
         return made[-1]
 
     yield make
     for each in made:
-        each.close()
-    assert wait_for(lambda: live_server.active_runs() == 0, 5), "a run outlived its client"
+        if each.is_connected():
+            each.disconnect()
+
+
+@pytest.fixture
+def client(clients):
+    """Connect a Flask-SocketIO test client to app."""
+    return clients()
+
+
+@pytest.fixture
+def serve():
+    """Return serve(config=None): a LiveServer of a fresh app with config, closed after the test."""
+    # One at a time: background emits go through the one SocketIO object, bound to the last app.
+    made = []
+
+    def serve(config=None):
+        made.append(LiveServer(new_app(config)))
+        return made[-1]
+
+    yield serve
+    for server in made:
+        server.close()
+
+
+@pytest.fixture
+def live_server(serve):
+    """Serve a fresh app on a free port for one test."""
+    return serve()
+
+
+@pytest.fixture
+def connect():
+    """Return connect(url, ack=True, **options): a new RecordingClient, closed after the test."""
+    made = []
+
+    def connect(url, ack=True, **options):
+        made.append(RecordingClient(url, ack, **options))
+        return made[-1]
+
+    yield connect
+    close_all(made)
+
+
+@pytest.fixture
+def raw():
+    """Return raw(url, **options): a new RawClient, closed after the test."""
+    made = []
+
+    def raw(url, **options):
+        made.append(RawClient(url, **options))
+        return made[-1]
+
+    yield raw
+    close_all(made)
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """Start Redis and two app processes sharing it; yield their URLs and a Redis client."""
+    server = shutil.which("redis-server")
+    if server is None:
+        pytest.fail("redis-server is not installed: run `make test`, which installs it")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    processes = []
+    try:
+        redis_server, redis_port = start_listening(
+            lambda port: (
+                [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+                + ["--appendonly", "no", "--dir", str(tmp_path)]
+            ),
+            **quiet,
+        )
+        processes.append(redis_server)
+        queue = f"redis://127.0.0.1:{redis_port}/0"
+        urls = []
+        for _ in range(2):
+            app_server, port = start_listening(
+                lambda port: [sys.executable, "-m", "server", "--port", str(port), "--message-queue", queue],
+                cwd=ROOT,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                **quiet,
+            )
+            processes.append(app_server)
+            urls.append(f"http://127.0.0.1:{port}")
+        shared = redis.Redis.from_url(queue)
+        try:
+            yield urls, shared
+        finally:
+            shared.close()
+    finally:
+        stop_processes(processes)

@@ -1,4 +1,4 @@
-"""The page's routes: the page shows the server's own option lists and limits."""
+"""The page's routes: the page with its controls and the server's own options, and the Socket.IO client."""
 
 import re
 
@@ -23,3 +23,16 @@ def test_the_page_takes_its_options_and_limits_from_the_server(app):
     assert int(field(html, "rows", "max")) == int(field(html, "cols", "max")) == MAX_SIDE
     assert int(field(html, "seed", "max")) == MAX_SEED
     assert int(field(html, "budget", "max")) == MAX_BUDGET
+
+
+def test_page_is_served_with_its_controls(app):
+    page = app.test_client().get("/")
+    assert page.status_code == 200
+    for label in (b'for="rows"', b'for="cols"', b'for="order"', b'for="speed"', b'role="status"'):
+        assert label in page.data
+
+
+def test_socket_io_client_is_served_locally(app):
+    response = app.test_client().get("/vendor/socket.io/socket.io.esm.min.js")
+    assert response.status_code == 200
+    assert b"io" in response.data and len(response.data) > 10_000

@@ -1,17 +1,16 @@
 """Browser fixtures: Debian's Chromium driven by Playwright, against a real server."""
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from server import create_app
-
-from ..conftest import LiveServer, wait_for
+from tests.support.page import READY, artifact
+from tests.support.waiting import wait_for
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -20,6 +19,7 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+VIEWPORT = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="session")
@@ -27,35 +27,67 @@ def browser():
     """Launch Debian's Chromium once for all browser tests."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: run `make test`, which installs it")
-    with sync_playwright() as playwright:
+    # Playwright writes screenshots and downloads through its event loop's default executor,
+    # whose threads would start in the first tests that save files and outlive them (the leak
+    # check counts them): give the loop an executor of one thread, started with the browser.
+    files = ThreadPoolExecutor(max_workers=1, thread_name_prefix="playwright-files")
+    files.submit(lambda: None).result()
+    manager = sync_playwright()
+    playwright = manager.start()
+    try:
+        manager._loop.set_default_executor(files)
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield chromium
         chromium.close()
+    finally:
+        playwright.stop()
+        files.shutdown()
 
 
 @pytest.fixture
-def site():
+def site(serve):
     """Serve a fresh app for one browser test."""
-    server = LiveServer(create_app({"TESTING": True}))
-    yield server
-    server.close()
+    return serve()
 
 
 @pytest.fixture
 def page(browser, site, request):
     """Open the app in a fresh browser page and fail the test on any page error."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    opened = context.new_page()
+    context = browser.new_context(viewport=VIEWPORT)
     problems = []
-    opened.on("pageerror", lambda exc: problems.append(str(exc)))
-    opened.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
-    opened.goto(site.url)
-    opened.get_by_role("button", name="Play").wait_for()
-    opened.wait_for_function("!document.getElementById('play').disabled")
-    yield opened
-    ARTIFACTS.mkdir(exist_ok=True)
-    opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
-    context.close()
+    try:
+        opened = context.new_page()
+        opened.on("pageerror", lambda exc: problems.append(str(exc)))
+        opened.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
+        opened.goto(site.url)
+        opened.wait_for_function(READY)
+        yield opened
+        opened.screenshot(path=artifact(f"{request.node.name}.png"))
+    finally:
+        context.close()
     assert problems == []
     # Closing the page mid-run must end its run on the server.
     assert wait_for(lambda: site.active_runs() == 0, 10), "the page's run outlived the page"
+
+
+@pytest.fixture
+def open_page(browser, site):
+    """Return a factory of more pages of the app, each in a browser context of its own (another
+    browser, as far as the app can tell), all closed after the test.
+
+    open_page(path="/", until=READY, viewport=..., **context options) opens site.url + path and
+    waits until the JavaScript expression until holds.
+    """
+    contexts = []
+
+    def open_page(path="/", until=READY, viewport=VIEWPORT, **options):
+        context = browser.new_context(viewport=viewport, **options)
+        contexts.append(context)
+        opened = context.new_page()
+        opened.goto(site.url + path)
+        opened.wait_for_function(until)
+        return opened
+
+    yield open_page
+    for context in contexts:
+        context.close()

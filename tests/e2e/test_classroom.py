@@ -2,31 +2,39 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from server.class_events import classes
+from tests.support.page import STEP, artifact, caught_up
+from tests.support.waiting import wait_for
 
-from .conftest import ARTIFACTS
-
-
-def open_page(browser, url, width=1280, height=800):
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.goto(url)
-    page.wait_for_function("() => knightsTour.state !== undefined")
-    return page
+LOADED = "() => knightsTour.state !== undefined"  # a student's Play stays disabled
 
 
-def start_class(page):
+@pytest.fixture
+def open_student(open_page):
+    """Return a factory of students' pages: open_student(path="/", **open_page's options)."""
+    return lambda path="/", **options: open_page(path, until=LOADED, **options)
+
+
+@pytest.fixture
+def code(page, site):
+    """Start a class from page, the instructor's, and return its code; after the test, end the
+    class as its instructor would (rather than leave it for the server to reap)."""
     page.get_by_role("button", name="Start a class").click()
-    code = page.locator("#lead-code")
-    expect(code).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
-    return code.inner_text()
+    shown = page.locator("#lead-code")
+    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    yield shown.inner_text()
+    end = page.get_by_role("button", name="End class")
+    if len(classes(site.app)) and end.is_visible():
+        end.click(timeout=5_000)
+        assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
 
 
-def test_students_follow_the_instructor_live(page, browser, site):
-    code = start_class(page)
+def test_students_follow_the_instructor_live(page, code, open_student):
     assert f"?class={code}" in page.locator("#lead-link").inner_text()
-    student = open_page(browser, f"{site.url}/?class={code}")
+    student = open_student(f"/?class={code}")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     for name in ("Play", "Step", "Step back", "Skip to end", "Reset"):
         expect(student.get_by_role("button", name=name, exact=True)).to_be_disabled()
@@ -43,37 +51,35 @@ def test_students_follow_the_instructor_live(page, browser, site):
         student.keyboard.press(key)
     assert student.evaluate("() => knightsTour.model.path.length") == 25
     expect(student.get_by_role("status")).to_contain_text("Tour found")
-    student.screenshot(path=str(ARTIFACTS / "class_student.png"))
-    student.context.close()
+    student.screenshot(path=artifact("class_student.png"))
 
 
-def test_a_late_joiner_sees_the_board_at_once_then_follows(page, browser, site):
-    code = start_class(page)
+def test_a_late_joiner_sees_the_board_at_once_then_follows(page, code, site, open_student):
     page.get_by_label("Rows").fill("6")
     page.get_by_label("Rows").dispatch_event("change")
     page.get_by_label("Columns").fill("6")
     page.get_by_label("Columns").dispatch_event("change")
-    page.get_by_label("Speed").fill("6")  # 60 moves a second
+    page.get_by_label("Speed").fill("8")  # 250 moves a second: a class still sees every move
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.model.events > 60")
-    late = open_page(browser, f"{site.url}/?class={code}", 390, 844)
+    late = open_student(f"/?class={code}", viewport={"width": 390, "height": 844})
     late.wait_for_function("() => knightsTour.model.events > 60")
     page.get_by_role("button", name="Pause").click()
     expect(late.get_by_role("status")).to_contain_text("the instructor has paused")
-    page.wait_for_timeout(300)
+    # The batches on their way when the instructor paused reach the instructor and the class.
+    events = caught_up(page, site)
+    late.wait_for_function(f"() => knightsTour.model.events === {events}")
     assert late.evaluate("() => knightsTour.model.path") == page.evaluate("() => knightsTour.model.path")
     assert late.evaluate("() => knightsTour.model.events") == page.evaluate("() => knightsTour.model.events")
     events = page.evaluate("() => knightsTour.model.events") + 1
-    page.get_by_role("button", name="Step", exact=True).click()
+    page.get_by_role("button", **STEP).click()
     page.wait_for_function(f"() => knightsTour.model.events === {events}")
     late.wait_for_function(f"() => knightsTour.model.events === {events}")
-    late.screenshot(path=str(ARTIFACTS / "class_late_joiner_phone.png"), full_page=True)
-    late.context.close()
+    late.screenshot(path=artifact("class_late_joiner_phone.png"), full_page=True)
 
 
-def test_a_student_leaves_to_explore_and_rejoins(page, browser, site):
-    code = start_class(page)
-    student = open_page(browser, site.url)
+def test_a_student_leaves_to_explore_and_rejoins(page, code, open_student):
+    student = open_student()
     student.get_by_label("Join a class with its code").fill(code.lower())
     student.get_by_role("button", name="Join", exact=True).click()
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
@@ -82,16 +88,14 @@ def test_a_student_leaves_to_explore_and_rejoins(page, browser, site):
     student.get_by_label("Speed").fill("16")
     student.get_by_role("button", name="Play").click()
     expect(student.get_by_role("status")).to_contain_text("Tour found")
-    page.get_by_role("button", name="Step", exact=True).click()
+    page.get_by_role("button", **STEP).click()
     student.get_by_role("button", name="Rejoin the class").click()
     expect(student.get_by_role("status")).to_contain_text(f"class {code}")
     student.wait_for_function("() => knightsTour.model.events === 1")
-    student.context.close()
 
 
-def test_the_instructor_ends_the_class(page, browser, site):
-    code = start_class(page)
-    student = open_page(browser, f"{site.url}/?class={code}")
+def test_the_instructor_ends_the_class(page, code, site, open_student):
+    student = open_student(f"/?class={code}")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     page.get_by_role("button", name="End class").click()
     expect(student.get_by_role("status")).to_contain_text(
@@ -99,31 +103,28 @@ def test_the_instructor_ends_the_class(page, browser, site):
     )
     expect(student.get_by_role("button", name="Play")).to_be_enabled()
     assert len(classes(site.app)) == 0
-    student.context.close()
 
 
-def test_the_instructor_keeps_the_class_across_a_reload(page, browser, site):
-    code = start_class(page)
+def test_the_instructor_keeps_the_class_across_a_reload(page, code, open_student):
     page.reload()
     expect(page.locator("#lead-code")).to_have_text(code)
     expect(page.locator("#class-note")).to_contain_text(f"You lead class {code} again")
     # Another browser with the link is a student, whatever it tries.
-    other = open_page(browser, f"{site.url}/?class={code}")
+    other = open_student(f"/?class={code}")
     expect(other.get_by_role("status")).to_contain_text(f"Following class {code}")
     expect(other.locator("#class-lead")).to_be_hidden()
-    other.context.close()
 
 
-def test_presenter_view_shows_the_code_and_a_big_board(page):
-    code = start_class(page)
+def test_presenter_view_shows_the_code_and_a_big_board(page, code):
     before = page.locator("#board").bounding_box()["width"]
     page.get_by_role("button", name="Presenter view").click()
     expect(page.locator("#presenter-code")).to_have_text(code)
     expect(page.locator(".lesson")).to_be_hidden()
     expect(page.get_by_label("Rows")).to_be_hidden()
     expect(page.get_by_role("button", name="Play")).to_be_visible()
-    page.wait_for_timeout(200)
+    # The board grows to the room the layout gives it (it is sized on the next frames).
+    page.wait_for_function(f"() => document.getElementById('board').getBoundingClientRect().width > {before}")
     assert page.locator("#board").bounding_box()["width"] > before
-    page.screenshot(path=str(ARTIFACTS / "presenter.png"))
+    page.screenshot(path=artifact("presenter.png"))
     page.get_by_role("button", name="Leave presenter view").click()
     expect(page.locator(".lesson")).to_be_visible()

@@ -11,12 +11,13 @@ from flask import Flask, render_template
 from playwright.sync_api import expect
 
 from server.views import page_context
-
-from .conftest import ARTIFACTS
-from .test_page import FASTEST
+from tests.support.page import FASTEST, artifact
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
+FOUND = (
+    "Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
+)
 
 
 # Reading the page's English strings from its source.
@@ -475,7 +476,7 @@ def test_every_string_has_a_chinese_translation(page):
     table = tokenize((ROOT / "static" / "js" / "zh.js").read_text(encoding="utf-8"))
     keys = [
         tok.value
-        for before, tok, after in zip(table, table[1:], table[2:])
+        for before, tok, after in zip(table[:-2], table[1:-1], table[2:], strict=True)
         if before.raw in "{," and after.raw == ":"
     ]
     assert len(keys) == len(zh) and set(keys) == set(zh), "zh.js names a key twice (the last one wins)"
@@ -483,7 +484,8 @@ def test_every_string_has_a_chinese_translation(page):
     assert not unused, f"zh.js has entries the page never shows: {unused}"
     # The keys the page looks up at run time (textContent.trim(), not collapsed) are those read above.
     runtime = page.evaluate("""() => [
-        ...[...document.querySelectorAll('[data-i18n]')].map((el) => el.dataset.i18nSource ?? el.textContent.trim()),
+        ...[...document.querySelectorAll('[data-i18n]')]
+            .map((el) => el.dataset.i18nSource ?? el.textContent.trim()),
         ...[...document.querySelectorAll('[data-i18n-label]')].map((el) => el.dataset.i18nLabel),
         ...[...document.querySelectorAll('[data-i18n-placeholder]')].map((el) => el.dataset.i18nPlaceholder),
     ]""")
@@ -554,9 +556,7 @@ def test_switching_to_chinese_and_back(page):
     page.get_by_label(zh["Speed"]).fill(FASTEST)
     expect(page.locator("#speed-out")).to_have_text(zh["Fastest"])
     page.get_by_role("button", name=zh["Play"], exact=True).click()
-    found = zh[
-        "Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
-    ]
+    found = zh[FOUND]
     expect(page.get_by_role("status")).to_have_text(
         re.compile(expected_sentence(found, squares=25)), timeout=10_000
     )
@@ -586,36 +586,36 @@ def spilling(page):
     return page.evaluate("""() => {
         const spills = (el) => {
             const style = getComputedStyle(el);
-            return (style.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 2)  // + 2: a range input's margin
+            // + 2: a range input's margin
+            return (style.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 2)
                 || (style.overflowY === 'visible' && el.scrollHeight > el.clientHeight + 2)
                 || document.documentElement.scrollWidth > window.innerWidth && el === document.body;
         };
         const path = (el) => {
             const steps = [];
             for (; el !== document.body; el = el.parentElement) {
-                steps.unshift(el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:nth-child(${[...el.parentElement.children].indexOf(el) + 1})`);
+                const nth = [...el.parentElement.children].indexOf(el) + 1;
+                steps.unshift(el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}:nth-child(${nth})`);
                 if (el.id) break;
             }
             return steps.join(' > ') || 'body';
         };
         return Object.fromEntries([...document.querySelectorAll('body, body *')]
-            .filter((el) => el.getClientRects().length && el.clientWidth > 0 && !el.closest('.sr-only, pre') && spills(el))
+            .filter((el) => el.getClientRects().length && el.clientWidth > 0
+                && !el.closest('.sr-only, pre') && spills(el))
             .map((el) => [path(el), el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 60)]));
     }""")
 
 
 def test_chinese_page_screenshots(page):
     zh = load_zh(page)
-    ARTIFACTS.mkdir(exist_ok=True)
-    found = zh[
-        "Tour found: the knight visited all {squares} squares, after {visits} visits and {backtracks} backtracks."
-    ]
+    found = zh[FOUND]
     worse, both = {}, {}
 
     def shoot(name, **options):
         """Save a screenshot of the Chinese page, and note where its text spills out of its box,
         apart from the places where the English page's text spills too (not the translation's doing)."""
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), **options)
+        page.screenshot(path=artifact(f"{name}.png"), **options)
         chinese = spilling(page)
         switch_to(page, "English", zh["Language"])
         english = spilling(page)
@@ -656,5 +656,5 @@ def test_chinese_page_screenshots(page):
     page.keyboard.press("Escape")
 
     if both:
-        warnings.warn(f"text spills out of its box in English and Chinese alike: {both}")
+        warnings.warn(f"text spills out of its box in English and Chinese alike: {both}", stacklevel=1)
     assert worse == {}, f"the Chinese text spills out of its box (see tests/artifacts/): {worse}"

@@ -1,6 +1,7 @@
 """The lesson features, in a real Chromium: stepping back, the code and call stack, the
 Warnsdorff counts, the chart, the example graph, the race, sharing, keyboard and access."""
 
+import itertools
 import json
 
 import pytest
@@ -9,38 +10,51 @@ from playwright.sync_api import expect
 from server.engine.graph import example_graph, knight_graph
 from server.engine.search import Search
 from server.wire import encode
+from tests.support.page import FASTEST, READY, STEP, artifact, model, set_board
 
-from .conftest import ARTIFACTS
-from .test_page import FASTEST, set_board
-
-STEP = {"name": "Step", "exact": True}
-
-
-def model(page, field):
-    return page.evaluate(f"() => knightsTour.model.{field}")
+# The path and the visit number of each square, as the page's model has them.
+PATH_AND_NUMBERS = "() => [knightsTour.model.path, Array.from(knightsTour.model.numbers)]"
 
 
-def step_forward(page, times):
+def path_and_numbers(page):
+    return tuple(page.evaluate(PATH_AND_NUMBERS))
+
+
+def press(button):
+    """Click a button that is on screen and enabled, without Playwright's checks that it is (they
+    wait for two still frames, doubling the time of a press): a click the page ignores fails the
+    wait for what it should have done."""
+    button.click(force=True)
+
+
+def step_forward(page, times=1):
+    """Press Step times times, each time waiting for its one event; return the model's events."""
+    events = model(page, "events")
     for _ in range(times):
-        before = model(page, "events")
-        page.get_by_role("button", **STEP).click()
-        page.wait_for_function(f"() => knightsTour.model.events === {before + 1}")
+        press(page.get_by_role("button", **STEP))
+        events += 1
+        page.wait_for_function(f"() => knightsTour.model.events === {events}")
+    return events
 
 
 def test_step_back_undoes_each_event_exactly(page):
     set_board(page, 5, 5)
     seen = []
-    for _ in range(40):  # the naive 5x5 search backtracks within its first 40 events
-        step_forward(page, 1)
-        seen.append((model(page, "path"), list(page.evaluate("() => Array.from(knightsTour.model.numbers)"))))
+    expect(page.get_by_role("button", **STEP)).to_be_enabled()
+    for events in range(1, 41):  # the naive 5x5 search backtracks within its first 40 events
+        press(page.get_by_role("button", **STEP))
+        shown = page.wait_for_function(
+            f"() => knightsTour.model.events === {events} && ({PATH_AND_NUMBERS})()"
+        )
+        seen.append(tuple(shown.json_value()))
     assert model(page, "backtracks") > 0
+    expect(page.get_by_role("button", name="Step back")).to_be_enabled()
     for path, numbers in reversed(seen[:-1]):
-        page.get_by_role("button", name="Step back").click()
-        assert model(page, "path") == path
-        assert page.evaluate("() => Array.from(knightsTour.model.numbers)") == numbers
+        press(page.get_by_role("button", name="Step back"))
+        assert path_and_numbers(page) == (path, numbers)
     # Forward again through what was received, without asking the server.
     step_forward(page, 39)
-    assert (model(page, "path"), page.evaluate("() => Array.from(knightsTour.model.numbers)")) == seen[-1]
+    assert path_and_numbers(page) == seen[-1]
 
 
 def test_timeline_scrubs_home_and_end(page):
@@ -76,9 +90,7 @@ def test_code_line_follows_the_event(page):
     "order, seed", [("naive", 0), ("warnsdorff", 0), ("warnsdorff-roth", 0), ("random", 77)]
 )
 def test_call_stack_predicts_every_move_the_engine_makes(page, order, seed):
-    events = encode(
-        list(__import__("itertools").islice(Search(knight_graph(6, 6), 0, order, seed=seed), 3000))
-    )
+    events = encode(list(itertools.islice(Search(knight_graph(6, 6), 0, order, seed=seed), 3000)))
     mismatches = page.evaluate(
         """async ([events, order, seed]) => {
           const { createModel, apply } = await import('/static/js/model.js');
@@ -139,7 +151,7 @@ def test_chart_and_the_textbooks_estimate(page):
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.depthSamples().length > 20")
     depths = page.evaluate("() => knightsTour.depthSamples()")
-    assert any(b < a for a, b in zip(depths, depths[1:])), "backtracking shows as drops in depth"
+    assert any(b < a for a, b in itertools.pairwise(depths)), "backtracking shows as drops in depth"
     assert max(depths) > 10
 
 
@@ -154,7 +166,7 @@ def test_the_textbooks_example_graph_steps_through_the_books_sequence(page):
     expect(page.get_by_role("status")).to_contain_text(
         "Path found through all 6 vertices, A, B, D, E, F, C, after 7 visits and 1 backtrack."
     )
-    page.screenshot(path=str(ARTIFACTS / "example_graph.png"))
+    page.screenshot(path=artifact("example_graph.png"))
 
 
 def test_naive_and_warnsdorff_race_side_by_side(page):
@@ -167,7 +179,7 @@ def test_naive_and_warnsdorff_race_side_by_side(page):
     assert page.evaluate("() => [knightsTour.model.backtracks, knightsTour.second.backtracks]") == [4985, 0]
     expect(page.locator("#caption-main")).to_contain_text("4,985 backtracks")
     expect(page.locator("#caption-second")).to_contain_text("0 backtracks")
-    page.screenshot(path=str(ARTIFACTS / "race.png"))
+    page.screenshot(path=artifact("race.png"))
 
 
 def test_the_address_keeps_the_setup(page, site):
@@ -182,7 +194,7 @@ def test_the_address_keeps_the_setup(page, site):
     assert "rows=6" in url and "cols=7" in url and "seed=4242" in url and "closed=true" in url
     fresh = page.context.new_page()
     fresh.goto(url)
-    fresh.wait_for_function("!document.getElementById('play').disabled")
+    fresh.wait_for_function(READY)
     assert fresh.get_by_label("Rows").input_value() == "6"
     assert fresh.get_by_label("Columns").input_value() == "7"
     assert fresh.get_by_label("Ordering").input_value() == "random"
@@ -190,7 +202,7 @@ def test_the_address_keeps_the_setup(page, site):
     assert fresh.get_by_label("Closed tours only").is_checked()
     assert fresh.get_by_label("Speed").input_value() == "9"
     fresh.goto(site.url + "/?rows=99&cols=x&start=-4&order=bogus")  # nonsense falls back to defaults
-    fresh.wait_for_function("!document.getElementById('play').disabled")
+    fresh.wait_for_function(READY)
     assert fresh.get_by_label("Rows").input_value() == "5"
     fresh.close()
 
@@ -246,23 +258,16 @@ def test_a_screen_reader_hears_the_moves(page):
     assert page.locator("#announcer").get_attribute("aria-live") == "polite"
 
 
-def test_reduced_motion_is_respected(browser, site):
-    context = browser.new_context(reduced_motion="reduce")
-    opened = context.new_page()
-    opened.goto(site.url)
-    opened.wait_for_function("!document.getElementById('play').disabled")
+def test_reduced_motion_is_respected(open_page):
+    opened = open_page(reduced_motion="reduce")
     assert opened.evaluate("() => knightsTour.reducedMotion") is True
-    context.close()
 
 
 @pytest.mark.parametrize(
     "name, size", [("phone", (390, 844)), ("projector", (1920, 1080)), ("laptop", (1280, 800))]
 )
-def test_it_looks_right_from_phone_to_projector(browser, site, name, size):
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    opened = context.new_page()
-    opened.goto(site.url + "/?rows=6&cols=6&speed=60")
-    opened.wait_for_function("!document.getElementById('play').disabled")
+def test_it_looks_right_from_phone_to_projector(open_page, name, size):
+    opened = open_page("/?rows=6&cols=6&speed=250", viewport={"width": size[0], "height": size[1]})
     opened.get_by_role("button", name="Play").click()
     opened.wait_for_function(
         "() => knightsTour.model.backtracks > 0 && knightsTour.model.path.length > 15", timeout=30_000
@@ -272,5 +277,4 @@ def test_it_looks_right_from_phone_to_projector(browser, site, name, size):
     assert opened.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     board = opened.locator("#board").bounding_box()
     assert board["width"] > 200 and board["x"] >= 0 and board["x"] + board["width"] <= size[0]
-    opened.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-    context.close()
+    opened.screenshot(path=artifact(f"{name}.png"), full_page=True)

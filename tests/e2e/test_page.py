@@ -4,29 +4,13 @@ import re
 
 from playwright.sync_api import expect
 
-from .conftest import ARTIFACTS
-
-FASTEST = "16"  # the last position of the Speed slider
-
-
-def set_board(page, rows, cols):
-    page.get_by_label("Rows").fill(str(rows))
-    page.get_by_label("Rows").dispatch_event("change")
-    page.get_by_label("Columns").fill(str(cols))
-    page.get_by_label("Columns").dispatch_event("change")
+from tests.support.page import FASTEST, STEP, artifact, caught_up, click_square, counter, set_board
+from tests.support.waiting import wait_for
 
 
-def click_square(page, row, col):
-    """Click the centre of a board square."""
-    board = page.locator("#board")
-    box = board.bounding_box()
-    rows = int(page.get_by_label("Rows").input_value())
-    cols = int(page.get_by_label("Columns").input_value())
-    board.click(position={"x": (col + 0.5) * box["width"] / cols, "y": (row + 0.5) * box["height"] / rows})
-
-
-def counter(page, name):
-    return page.locator(f"#{name}").inner_text()
+def shown_events(page):
+    """Return the visits and backtracks the counters show, added up."""
+    return int(counter(page, "visits").replace(",", "")) + int(counter(page, "backtracks").replace(",", ""))
 
 
 def test_warnsdorff_tour_from_a_corner(page):
@@ -60,37 +44,39 @@ def test_no_tour_is_reported(page):
     expect(page.get_by_role("status")).to_contain_text("No tour exists from square 0", timeout=10_000)
 
 
-def test_pause_and_step(page):
+def test_pause_and_step(page, site):
     set_board(page, 6, 6)
     page.get_by_label("Speed").fill("5")  # 30 moves a second
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("status")).to_have_text("Searching…")
     page.get_by_role("button", name="Pause").click()
     expect(page.get_by_role("status")).to_contain_text("Paused")
-    page.wait_for_timeout(300)
-    before = int(counter(page, "visits")) + int(counter(page, "backtracks"))
-    page.wait_for_timeout(400)
-    assert int(counter(page, "visits")) + int(counter(page, "backtracks")) == before
+    # Batches already on their way still arrive; then the counts stay where the server stopped.
+    before = caught_up(page, site)
+    assert wait_for(lambda: shown_events(page) == before, 5), (shown_events(page), before)
     for n in (1, 2, 3):
-        page.get_by_role("button", name="Step", exact=True).click()
+        page.get_by_role("button", **STEP).click()
         expect(page.locator("#visits")).to_have_text(re.compile(r"\d+"))
         page.wait_for_function(
             f"() => knightsTour.model.visits + knightsTour.model.backtracks === {before + n}"
         )
+    # Paused, the server sent the three steps and nothing else.
+    assert caught_up(page, site) == before + 3
+    assert wait_for(lambda: shown_events(page) == before + 3, 5), (shown_events(page), before + 3)
     expect(page.get_by_role("button", name="Play")).to_be_visible()
-    page.screenshot(path=str(ARTIFACTS / "paused.png"))
+    page.screenshot(path=artifact("paused.png"))
 
 
 def test_step_from_the_start_shows_the_first_move(page):
-    page.get_by_role("button", name="Step", exact=True).click()
+    page.get_by_role("button", **STEP).click()
     expect(page.locator("#visits")).to_have_text("1")
     expect(page.locator("#depth")).to_have_text("1 / 25")
-    page.get_by_role("button", name="Step", exact=True).click()
+    page.get_by_role("button", **STEP).click()
     expect(page.locator("#visits")).to_have_text("2")
     expect(page.get_by_role("status")).to_contain_text("Paused")
 
 
-def test_keyboard_plays_pauses_and_steps(page):
+def test_keyboard_plays_pauses_and_steps(page, site):
     page.get_by_label("Speed").fill("3")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("Space")
@@ -98,10 +84,10 @@ def test_keyboard_plays_pauses_and_steps(page):
     page.keyboard.press("Space")
     expect(page.get_by_role("button", name="Play")).to_be_visible()
     expect(page.get_by_role("status")).to_contain_text("Paused")
-    page.wait_for_timeout(300)
-    before = page.evaluate("() => knightsTour.model.events")
+    before = caught_up(page, site)
     page.keyboard.press("ArrowRight")
     page.wait_for_function(f"() => knightsTour.model.events === {before + 1}")
+    assert caught_up(page, site) == before + 1
 
 
 def test_reset_and_board_change_clear_the_run(page):

@@ -1,12 +1,14 @@
 """The search's options, reached from the page: orderings, closed and all tours, budgets, skip."""
 
+import functools
+import itertools
+
 import pytest
 from playwright.sync_api import expect
 
 from server.engine.graph import knight_graph
 from server.engine.search import FOUND, Search
-
-from .test_page import FASTEST, click_square, set_board
+from tests.support.page import FASTEST, STEP, artifact, click_square, set_board
 
 
 def play_fastest(page):
@@ -90,11 +92,9 @@ def test_skip_shows_progress_and_can_be_cancelled(page):
     page.get_by_role("button", name="Cancel skip").click()
     expect(page.get_by_role("status")).to_contain_text("Skip cancelled")
     events = page.evaluate("() => knightsTour.model.events")
-    page.get_by_role("button", name="Step", exact=True).click()
+    page.get_by_role("button", **STEP).click()
     page.wait_for_function(f"() => knightsTour.model.events === {events + 1}")
-    page.screenshot(
-        path=str(__import__("pathlib").Path(__file__).parent.parent / "artifacts" / "skip_cancelled.png")
-    )
+    page.screenshot(path=artifact("skip_cancelled.png"))
 
 
 def test_skip_to_the_end_matches_the_streamed_result(page):
@@ -122,21 +122,59 @@ def test_a_hopeless_start_is_announced_before_the_search(page):
     expect(page.get_by_role("status")).to_contain_text("No tour exists")
 
 
-def has_tour(rows, cols, start, closed):
+SMALL = [(r, c) for r in range(1, 6) for c in range(1, 6) if r * c <= 20] + [(3, 6), (6, 3), (4, 6)]
+
+
+def symmetries(rows, cols):
+    """Return the eight symmetries of a rows x cols board (its four reflections, each also
+    transposed), each a function from a square to (rows, cols, square) of the board it lands on."""
+
+    def symmetry(down, across, transpose):
+        def move(square):
+            r, c = divmod(square, cols)
+            r, c = (rows - 1 - r if down else r), (cols - 1 - c if across else c)
+            return (cols, rows, c * rows + r) if transpose else (rows, cols, r * cols + c)
+
+        return move
+
+    return [symmetry(*flags) for flags in itertools.product((False, True), repeat=3)]
+
+
+def test_the_symmetries_map_the_knights_graph_onto_itself():
+    for rows, cols in SMALL + [(5, 5)]:
+        graph = knight_graph(rows, cols)
+        for symmetry in symmetries(rows, cols):
+            images = [symmetry(v) for v in range(rows * cols)]
+            image_rows, image_cols = images[0][:2]
+            assert sorted(square for _, _, square in images) == list(range(rows * cols))
+            image_graph = knight_graph(image_rows, image_cols)
+            for v in range(rows * cols):
+                moved = sorted(images[w][2] for w in graph.neighbors(v))
+                assert moved == sorted(image_graph.neighbors(images[v][2])), (rows, cols, v)
+
+
+@functools.cache
+def searched_has_tour(rows, cols, start, closed):
     return any(kind == FOUND for kind, _, _ in Search(knight_graph(rows, cols), start, closed=closed))
 
 
-SMALL = [(r, c) for r in range(1, 6) for c in range(1, 6) if r * c <= 20] + [(3, 6), (6, 3), (4, 6)]
+def has_tour(rows, cols, start, closed):
+    """Tell, by exhaustive search, whether a tour starts there: searched once for all the squares a
+    symmetry of the board maps start to (a tour turned or flipped is a tour)."""
+    return searched_has_tour(*min(symmetry(start) for symmetry in symmetries(rows, cols)), closed)
 
 
 @pytest.mark.parametrize("closed, boards", [(False, SMALL + [(5, 5)]), (True, SMALL)])
 def test_the_pages_verdicts_agree_with_exhaustive_search(page, closed, boards):
+    verdicts = page.evaluate(
+        """([boards, closed]) => boards.map(([rows, cols]) => Array.from(
+            { length: rows * cols }, (_, start) => knightsTour.whyNoTour(rows, cols, start, closed)))""",
+        [boards, closed],
+    )
     flagged = 0
-    for rows, cols in boards:
-        for start in range(rows * cols):
-            why = page.evaluate(
-                f"() => knightsTour.whyNoTour({rows}, {cols}, {start}, {str(closed).lower()})"
-            )
+    for (rows, cols), whys in zip(boards, verdicts, strict=True):
+        assert len(whys) == rows * cols
+        for start, why in enumerate(whys):
             if why:
                 flagged += 1
                 assert not has_tour(rows, cols, start, closed), (rows, cols, start, why)

@@ -1,1 +1,1 @@
-"""Helpers the tests and the benchmarks share: clients, servers, waiting, and replaying a run."""
+"""Helpers the tests and the benchmarks share: clients, servers, waiting, replaying a run, and leaks."""

@@ -5,9 +5,11 @@ copy taken under a lock, so a test may read while the client is still receiving.
 """
 
 import json
+import socket
 import threading
 import time
 
+import engineio
 import socketio
 import websocket
 
@@ -64,6 +66,7 @@ class Recording:
 
     @property
     def started(self):
+        """Return the 'started' payloads received so far."""
         return self.named("started")
 
     @property
@@ -77,11 +80,73 @@ class Recording:
         return followed(self.received())
 
 
+class Turns:
+    """Tickets handed out in arrival order: each handler runs in its ticket's turn."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._taken = 0
+        self._serving = 0
+        self._mine = threading.local()
+
+    def take(self):
+        """Return the next ticket (called by the one thread that receives)."""
+        with self._cond:
+            self._taken += 1
+            return self._taken - 1
+
+    def run(self, ticket, handler, *args):
+        """Wait for the ticket's turn, then run handler(*args), passing the turn on at the end."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._serving == ticket)
+        self._mine.ticket = ticket
+        try:
+            handler(*args)
+        finally:
+            self.pass_on()
+
+    def pass_on(self):
+        """Let the next message's handler run, while this one goes on (if it has the turn)."""
+        if getattr(self._mine, "ticket", None) is None:
+            return
+        self._mine.ticket = None
+        with self._cond:
+            self._serving += 1
+            self._cond.notify_all()
+
+
+class _InOrderEngineIO(engineio.Client):
+    """Engine.IO's client, handling messages in the order they arrived.
+
+    It hands each message to a thread of its own; two that arrive together (the two batches
+    of the acknowledgement window) would otherwise reach their handlers in either order.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.turns = Turns()
+
+    def _receive_packet(self, pkt):
+        if pkt.packet_type == engineio.packet.MESSAGE and "message" in self.handlers:
+            ticket = self.turns.take()  # on the receiving thread, so in arrival order
+            self.start_background_task(self.turns.run, ticket, self.handlers["message"], pkt.data)
+        else:
+            super()._receive_packet(pkt)
+
+
+class _InOrderClient(socketio.Client):
+    """python-socketio's client over an Engine.IO client that keeps messages in order."""
+
+    def _engineio_client_class(self):
+        return _InOrderEngineIO
+
+
 class RecordingClient(Recording):
     """A python-socketio client over WebSocket that records what the server sends it.
 
-    With ack=False it holds back the acknowledgement of every batch (and so holds up the
-    server's player) until release() is called.
+    Events are recorded in the order they arrived. With ack=False it holds back the
+    acknowledgement of every batch (and so holds up the server's player) until release()
+    is called.
     """
 
     def __init__(self, url, ack=True, **connect_options):
@@ -89,15 +154,21 @@ class RecordingClient(Recording):
         self.acking = threading.Event()
         if ack:
             self.acking.set()
-        self.sio = socketio.Client(reconnection=False)
+        self.sio = _InOrderClient(reconnection=False)
         self.sio.on("*", self._on_event)
         self.sio.connect(url, transports=["websocket"], wait_timeout=5, **connect_options)
 
     def _on_event(self, event, payload=None):
         self.keep(event, payload)
+        self.sio.eio.turns.pass_on()  # recorded: later messages need not wait for the ack
         if event == "events":
             self.acking.wait()  # the acknowledgement goes when this returns
         return True
+
+    @property
+    def sid(self):
+        """Return the id the server knows this client by (its request.sid)."""
+        return self.sio.get_sid()
 
     def release(self):
         """Acknowledge batches again, from now on."""
@@ -112,6 +183,19 @@ class RecordingClient(Recording):
         self.acking.set()
         if self.sio.connected:
             self.sio.disconnect()
+
+
+def sent(test_client):
+    """Return (event, payload) of everything sent so far to a Flask-SocketIO test client."""
+    # Read, not taken away as get_received() does: it would lose what a run's thread sends
+    # between its two passes over the queue.
+    packets = list(test_client.queue)
+    return [(packet["name"], packet["args"][0] if packet["args"] else None) for packet in packets]
+
+
+def sent_to(test_client, name):
+    """Return the payloads of the events of one name sent so far to a Flask-SocketIO test client."""
+    return [payload for event, payload in sent(test_client) if event == name]
 
 
 def websocket_url(url):
@@ -145,6 +229,10 @@ class RawClient:
                 data = self.ws.recv()
             except Exception:  # the connection is closed, by either side
                 return
+            if not self.ws.connected:  # the server sent a close frame
+                return
+            if not isinstance(data, str):
+                continue
             if data == "2":
                 self.send("3")
             elif data.startswith("43"):
@@ -193,5 +281,17 @@ class RawClient:
 
     def close(self):
         """Close without waiting for the server's half of the close handshake."""
-        self.ws.close(timeout=0)
+        sock = self.ws.sock
+        if sock is not None:
+            try:
+                self.ws.send_close()
+            except (OSError, websocket.WebSocketException):
+                pass  # the server has closed the connection already
+            # Shut down even after a close frame from the server (websocket-client's close()
+            # then does nothing): a reader blocked on the socket wakes only this way.
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.ws.shutdown()
         self.reader.join(5)

@@ -7,6 +7,10 @@ import time
 
 from werkzeug.serving import make_server
 
+from server.serving import RequestHandler
+
+from .waiting import wait_for
+
 
 def free_port():
     """Return a loopback port that is free now."""
@@ -28,14 +32,36 @@ def wait_until_listening(port, process=None, seconds=15):
     raise AssertionError(f"nothing listens on port {port}")
 
 
-class LiveServer:
-    """An app served by a real threaded HTTP server on a free loopback port."""
+def start_listening(command, tries=3, **popen_options):
+    """Start the process command(port) on a free port; return it and its port once it listens."""
+    # A port free when probed may be taken before the process binds it: then try another.
+    for attempt in range(tries):
+        port = free_port()
+        process = subprocess.Popen(command(port), **popen_options)
+        try:
+            wait_until_listening(port, process)
+            return process, port
+        except AssertionError:
+            stop_processes([process])
+            if attempt == tries - 1:
+                raise
 
-    def __init__(self, app):
+
+class LiveServer:
+    """An app served by a real threaded HTTP server on a free loopback port.
+
+    Serve one app at a time: the server's background emits go through the one SocketIO
+    object, which serves the app created last.
+    """
+
+    def __init__(self, app, request_handler=RequestHandler):
         self.app = app
-        self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
+        self.httpd = make_server("127.0.0.1", 0, app, threaded=True, request_handler=request_handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True, name="live-server")
+        # A short poll interval makes shutdown() return within 50 ms instead of 500 ms.
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name="live-server"
+        )
         self.thread.start()
 
     def __enter__(self):
@@ -49,10 +75,16 @@ class LiveServer:
         return len(self.app.extensions["knights_tour_runs"])
 
     def close(self):
-        """Stop serving and wait for the serving thread to end."""
+        """Stop serving, and stop Engine.IO's service thread (open connections keep theirs)."""
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(5)
+        # Engine.IO starts a service thread with its first connection, and stops it only when
+        # asked; the thread makes the event that stops it, so wait until it exists.
+        engineio = getattr(getattr(self.app.wsgi_app, "engineio_app", None), "eio", None)
+        if engineio is not None and engineio.service_task_handle is not None:
+            wait_for(lambda: engineio.service_task_event is not None, 5)
+            engineio.shutdown()
 
 
 def stop_processes(processes, timeout=10):

@@ -1,78 +1,44 @@
-"""The Socket.IO protocol through the Flask-SocketIO test client: requests, answers, errors."""
-
-import re
+"""The run handlers through the Flask-SocketIO test client: requests, answers and errors."""
 
 import pytest
 
 from server.engine.graph import knight_graph
-from server.player import WINDOW
 from server.engine.search import knight_tour
+from server.player import WINDOW
 from server.wire import encode
-
-from .conftest import wait_for
+from tests.support.clients import sent, sent_to
+from tests.support.waiting import wait_for
 
 GOOD = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 0}
-
-
-def received(client, name):
-    return [packet["args"][0] for packet in client.get_received() if packet["name"] == name]
-
-
-def test_page_is_served_with_its_controls(app):
-    page = app.test_client().get("/")
-    assert page.status_code == 200
-    for label in (b'for="rows"', b'for="cols"', b'for="order"', b'for="speed"', b'role="status"'):
-        assert label in page.data
-
-
-def test_socket_io_client_is_served_locally(app):
-    response = app.test_client().get("/vendor/socket.io/socket.io.esm.min.js")
-    assert response.status_code == 200
-    assert b"io" in response.data and len(response.data) > 10_000
 
 
 def test_start_is_acknowledged_and_announced_then_streams(client):
     answer = client.emit("start", GOOD, callback=True)
     assert answer["ok"] is True and answer["run"] >= 1
-    packets = []
-    assert wait_for(
-        lambda: (
-            packets.extend(client.get_received())
-            or [p["name"] for p in packets] == ["started"] + ["events"] * WINDOW
-        )
-    )
-    assert packets[0]["args"][0] == {
-        "run": answer["run"],
-        **GOOD,
-        "paused": False,
-        "closed": False,
-        "all_tours": False,
-        "seed": 0,
-        "budget": None,
-        "graph": "knight",
-    }
-    batches = [p["args"][0] for p in packets[1:]]
+    assert wait_for(lambda: [event for event, _ in sent(client)] == ["started"] + ["events"] * WINDOW)
+    assert sent_to(client, "started") == [
+        {
+            "run": answer["run"],
+            **GOOD,
+            "paused": False,
+            "closed": False,
+            "all_tours": False,
+            "seed": 0,
+            "budget": None,
+            "graph": "knight",
+        }
+    ]
+    batches = sent_to(client, "events")
     expected = encode(list(knight_tour(knight_graph(5, 5), 0)))
-    sent = [code for batch in batches for code in batch["events"]]
-    assert sent == expected[: len(sent)]
+    streamed = [code for batch in batches for code in batch["events"]]
+    assert streamed == expected[: len(streamed)]
     assert all(batch["run"] == answer["run"] for batch in batches)
 
 
 def test_a_client_that_never_acknowledges_gets_no_more_than_the_window(client):
     client.emit("start", {**GOOD, "rows": 6, "cols": 6}, callback=True)
-    batches = []
-    assert wait_for(lambda: batches.extend(received(client, "events")) or len(batches) >= WINDOW)
-    assert not wait_for(
-        lambda: batches.extend(received(client, "events")) or len(batches) > WINDOW, timeout=0.5
-    )
-
-
-def test_encoding_is_compact_and_reversible():
-    events = list(knight_tour(knight_graph(3, 4), 0))
-    codes = encode(events)
-    assert codes[:2] == [0, 6] and codes[-1] == "found"
-    assert all(isinstance(c, int) for c in codes[:-1])
-    assert encode([("backtrack", 0, 0), ("backtrack", 11, 3)]) == [-1, -12]
+    assert wait_for(lambda: len(sent_to(client, "events")) >= WINDOW)
+    assert not wait_for(lambda: len(sent_to(client, "events")) > WINDOW, timeout=0.5)
 
 
 BAD_STARTS = [
@@ -103,12 +69,10 @@ BAD_STARTS = [
 
 @pytest.mark.parametrize("payload, message", BAD_STARTS)
 def test_bad_start_gets_an_error_and_changes_nothing(client, payload, message):
-    client.emit("start", GOOD, callback=True)
-    client.get_received()
+    assert client.emit("start", GOOD, callback=True)["ok"] is True
     answer = client.emit("start", payload, callback=True)
     assert answer["ok"] is False and message in answer["error"]
-    errors = received(client, "error")
-    assert [e["message"] for e in errors] == [answer["error"]]
+    assert [e["message"] for e in sent_to(client, "error")] == [answer["error"]]
     # The run that was going on is still this client's: it can be paused.
     assert client.emit("pause", callback=True) == {"ok": True}
 
@@ -134,12 +98,6 @@ def test_bad_speed_is_refused(client, payload, message):
     assert answer["ok"] is False and message in answer["error"]
 
 
-def test_unknown_event_is_refused(client):
-    answer = client.emit("teleport", {"to": 3}, callback=True)
-    assert answer == {"ok": False, "error": "unknown event 'teleport'"}
-    assert received(client, "error") == [{"message": "unknown event 'teleport'"}]
-
-
 def test_controls_on_a_run_are_acknowledged(client):
     client.emit("start", {**GOOD, "speed": 5}, callback=True)
     for event, payload in [
@@ -153,40 +111,9 @@ def test_controls_on_a_run_are_acknowledged(client):
     assert client.emit("stop", callback=True) == {"ok": True}
 
 
-def test_one_clients_error_does_not_reach_another(app):
-    from server import socketio
-
-    good, bad = socketio.test_client(app), socketio.test_client(app)
+def test_one_clients_error_does_not_reach_another(clients):
+    good, bad = clients(), clients()
     good.emit("start", GOOD, callback=True)
-    good.get_received()
     bad.emit("start", {"rows": "x"}, callback=True)
-    assert received(good, "error") == []
+    assert sent_to(good, "error") == []
     assert good.emit("pause", callback=True) == {"ok": True}
-    good.disconnect()
-    bad.disconnect()
-
-
-def test_a_long_bad_value_is_quoted_briefly(client):
-    answer = client.emit("start", {**GOOD, "rows": "9" * 10_000}, callback=True)
-    assert answer["ok"] is False and answer["error"].startswith("rows must be a whole number")
-    assert len(answer["error"]) < 200
-
-
-def test_a_request_too_large_is_refused(client):
-    answer = client.emit("start", {**GOOD, "rows": "9" * 100_000}, callback=True)
-    assert answer["ok"] is False
-    assert re.fullmatch(
-        r"that request is too large \(100,\d{3} bytes; the limit is 16,384\)", answer["error"]
-    )
-
-
-def test_a_flood_of_requests_is_refused_beyond_the_rate(app):
-    from server import socketio
-
-    flooder, calm = socketio.test_client(app), socketio.test_client(app)
-    answers = [flooder.emit("stop", callback=True) for _ in range(200)]
-    refused = [a for a in answers if not a["ok"]]
-    assert 100 < len(refused) < 200 and all("too many requests" in a["error"] for a in refused)
-    assert calm.emit("stop", callback=True) == {"ok": True}  # the limit is the flooder's alone
-    flooder.disconnect()
-    calm.disconnect()

@@ -1,0 +1,44 @@
+"""What a test may leave behind: threads, sockets of this process, and an app's runs and classes."""
+
+import threading
+
+import psutil
+
+
+def threads():
+    """Return the threads alive now."""
+    return set(threading.enumerate())
+
+
+def threads_since(before):
+    """Return the threads alive now that were not in before (a set of threads)."""
+    # A thread started outside the threading module shows as a dummy that never goes away.
+    return {t for t in threads() - before if not isinstance(t, threading._DummyThread)}
+
+
+def sockets():
+    """Return the open Internet sockets of this process, as (fd, local, remote) addresses."""
+    return {(c.fd, c.laddr, c.raddr) for c in psutil.Process().net_connections(kind="inet")}
+
+
+def held_by(app):
+    """Return what an app still holds of its clients: runs, classes, rate-limit buckets."""
+    held = {
+        "runs": len(app.extensions["knights_tour_runs"]),
+        "classes": len(app.extensions["knights_tour_classes"]),
+        "limit buckets": len(app.extensions["knights_tour_limits"]),
+    }
+    return {name: count for name, count in held.items() if count}
+
+
+def where(address):
+    """Return an address as host:port (or "nowhere", for a listening socket's remote end)."""
+    return f"{address.ip}:{address.port}" if address else "nowhere"
+
+
+def leftovers(threads_before, sockets_before, apps):
+    """Describe what is left since threads_before and sockets_before, and what apps hold."""
+    found = [f"thread {t.name}" for t in sorted(threads_since(threads_before), key=lambda t: t.name)]
+    found += [f"socket {where(local)} to {where(remote)}" for _, local, remote in sockets() - sockets_before]
+    found += [f"app {n}: {held}" for n, app in enumerate(apps, 1) if (held := held_by(app))]
+    return found
