@@ -3,7 +3,6 @@
 import argparse
 import logging
 import multiprocessing
-import os
 import statistics
 import sys
 import time
@@ -13,18 +12,10 @@ from common import time_engine
 from playwright.sync_api import sync_playwright
 
 from server import create_app
+from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.clients import RecordingClient
 from tests.support.servers import LiveServer
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 FASTEST = "16"  # the Speed slider's last step, which asks the server for speed 0
 THROUGHPUT = {"rows": 6, "cols": 6, "start": 0, "order": "naive"}
 EXPECTED = {"visits": 183_635, "backtracks": 183_599, "tours": 1}
@@ -180,7 +171,7 @@ def main(argv=None):
     if args.runs < 1 or args.latency_runs < 1:
         parser.error("--runs and --latency-runs must be at least 1")
     if not Path(CHROMIUM).exists():
-        print(f"Chromium not found at {CHROMIUM}: set $CHROMIUM or run `make chromium`", file=sys.stderr)
+        print(f"Chromium not found at {CHROMIUM}: set $CHROMIUM or run `make system`", file=sys.stderr)
         return 2
     # werkzeug would log every request; only its warnings matter here.
     werkzeug_log = logging.getLogger("werkzeug")

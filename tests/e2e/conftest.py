@@ -1,24 +1,15 @@
 """Browser fixtures: Debian's Chromium driven by Playwright, against a real server."""
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
+from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.page import READY, artifact
 from tests.support.waiting import wait_for
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 VIEWPORT = {"width": 1280, "height": 800}
 
 
