@@ -14,6 +14,7 @@ from playwright.sync_api import sync_playwright
 from server import create_app
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.clients import RecordingClient
+from tests.support.page import READY, set_board
 from tests.support.servers import LiveServer
 
 FASTEST = "16"  # the Speed slider's last step, which asks the server for speed 0
@@ -79,20 +80,13 @@ def engine_runs(runs):
     return [time_engine(board["rows"], board["cols"], board["start"], board["order"]) for _ in range(runs)]
 
 
-def set_board(page, rows, cols):
-    """Set the board's size through its number inputs."""
-    for label, value in (("Rows", rows), ("Columns", cols)):
-        page.get_by_label(label).fill(str(value))
-        page.get_by_label(label).dispatch_event("change")
-
-
 def open_page(browser, url, problems):
     """Open the app, wait until Play is enabled and install the timing hook."""
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.on("pageerror", lambda exc: problems.append(str(exc)))
     page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
     page.goto(url)
-    page.wait_for_function("!document.getElementById('play').disabled")
+    page.wait_for_function(READY)
     page.evaluate(HOOK)
     return page
 

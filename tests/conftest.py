@@ -39,6 +39,18 @@ def new_app(config=None):
     return app
 
 
+class Made(list):
+    """A factory fixture's maker: calling it builds one more thing, kept to close after the test."""
+
+    def __init__(self, build):
+        super().__init__()
+        self.build = build
+
+    def __call__(self, *args, **options):
+        self.append(self.build(*args, **options))
+        return self[-1]
+
+
 def close_all(closeables):
     """Close each at the same time as the others: each close may wait for the other side."""
     closing = [threading.Thread(target=each.close, name="closing") for each in closeables]
@@ -75,13 +87,8 @@ def app():
 def clients(app):
     """Return clients(): a new Flask-SocketIO test client of app, disconnected after the test."""
     # A test client never acknowledges what the server sends it.
-    made = []
-
-    def make():
-        made.append(socketio.test_client(app))
-        return made[-1]
-
-    yield make
+    made = Made(lambda: socketio.test_client(app))
+    yield made
     for each in made:
         if each.is_connected():
             each.disconnect()
@@ -97,13 +104,8 @@ def client(clients):
 def serve():
     """Return serve(config=None): a LiveServer of a fresh app with config, closed after the test."""
     # One at a time: background emits go through the one SocketIO object, bound to the last app.
-    made = []
-
-    def serve(config=None):
-        made.append(LiveServer(new_app(config)))
-        return made[-1]
-
-    yield serve
+    made = Made(lambda config=None: LiveServer(new_app(config)))
+    yield made
     for server in made:
         server.close()
 
@@ -117,26 +119,16 @@ def live_server(serve):
 @pytest.fixture
 def connect():
     """Return connect(url, ack=True, **options): a new RecordingClient, closed after the test."""
-    made = []
-
-    def connect(url, ack=True, **options):
-        made.append(RecordingClient(url, ack, **options))
-        return made[-1]
-
-    yield connect
+    made = Made(RecordingClient)
+    yield made
     close_all(made)
 
 
 @pytest.fixture
 def raw():
     """Return raw(url, **options): a new RawClient, closed after the test."""
-    made = []
-
-    def raw(url, **options):
-        made.append(RawClient(url, **options))
-        return made[-1]
-
-    yield raw
+    made = Made(RawClient)
+    yield made
     close_all(made)
 
 
