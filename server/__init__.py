@@ -2,8 +2,12 @@
 
 from flask import Flask
 from flask_socketio import SocketIO
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Limits
+from . import guard, intake, websocket
+from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
+
+MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
 
 socketio = SocketIO()
 
@@ -12,7 +16,21 @@ def create_app(config=None):
     """Create the Flask app and bind the Socket.IO server to it."""
     app = Flask(__name__, static_folder="../static", template_folder="../templates")
     # CORS_ORIGINS: the other origins whose pages may connect (the server's own always may).
-    app.config.from_mapping(PING_INTERVAL=25, CORS_ORIGINS=[], RATE_LIMIT=RATE, RATE_BURST=BURST)
+    # ASYNC_MODE: "gevent" under the production server (python -m server); "threading" for an
+    # app served in-process (the tests). MAX_PER_ADDRESS, HANDSHAKE_*: see guard.py; PROXIES:
+    # how many proxies' X-Forwarded-For to trust for a client's address.
+    app.config.from_mapping(
+        ASYNC_MODE="threading",
+        PING_INTERVAL=25,
+        PING_TIMEOUT=20,
+        CORS_ORIGINS=[],
+        RATE_LIMIT=RATE,
+        RATE_BURST=BURST,
+        MAX_PER_ADDRESS=guard.MAX_CONNECTIONS,
+        HANDSHAKE_RATE=guard.HANDSHAKE_RATE,
+        HANDSHAKE_BURST=guard.HANDSHAKE_BURST,
+        PROXIES=0,
+    )
     if config:
         app.config.update(config)
     # Imported here, once socketio exists: importing them registers their handlers and routes.
@@ -21,20 +39,34 @@ def create_app(config=None):
     app.register_blueprint(views.bp)
     runs.init_app(app)
     class_events.init_app(app)
-    app.extensions["knights_tour_limits"] = Limits(app.config["RATE_LIMIT"], app.config["RATE_BURST"])
+    requests = app.extensions["knights_tour_limits"] = Buckets(
+        app.config["RATE_LIMIT"], app.config["RATE_BURST"]
+    )
     # MESSAGE_QUEUE (a redis:// URL) lets several server processes share clients and classes.
-    # Threading is set explicitly: eventlet is unmaintained and gevent drops large frames.
-    # Each connection keeps a ping thread that notices a closed socket within PING_INTERVAL.
+    # The mode is set explicitly: with gevent installed, Flask-SocketIO would pick it even for
+    # an app served by threads.
     socketio.init_app(
         app,
-        async_mode="threading",
+        async_mode=app.config["ASYNC_MODE"],
         ping_interval=app.config["PING_INTERVAL"],
+        ping_timeout=app.config["PING_TIMEOUT"],
+        # The page connects over WebSocket only: no long-polling requests to hold or limit.
+        transports=["websocket"],
         # None admits the server's own origin only; a cross-origin page is refused.
         cors_allowed_origins=app.config["CORS_ORIGINS"] or None,
-        max_http_buffer_size=MAX_MESSAGE_BYTES * 4,
+        max_http_buffer_size=MAX_FRAME_BYTES,
         # One client's events are handled in order, on its own connection's thread: a start
         # is in place before the step that follows it, and a flood holds up only its sender.
         async_handlers=False,
         message_queue=app.config.get("MESSAGE_QUEUE"),
     )
+    eio = socketio.server.eio
+    websocket.install(eio, MAX_FRAME_BYTES, timeout=eio.ping_interval + eio.ping_timeout)
+    intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)
+    handshakes = Buckets(app.config["HANDSHAKE_RATE"], app.config["HANDSHAKE_BURST"])
+    app.wsgi_app = guard.Guard(
+        app.wsgi_app, max_connections=app.config["MAX_PER_ADDRESS"], handshakes=handshakes
+    )
+    if app.config["PROXIES"]:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])
     return app

@@ -4,8 +4,9 @@ from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
 from . import socketio
-from .class_sessions import Classes
+from .class_sessions import Classes, NoSuchClass
 from .directory import directory_for
+from .guesses import BURST, FREE_FAILURES, MAX_DELAY, PER_MINUTE, Guesses
 from .replies import answered
 from .runs import runs
 
@@ -19,6 +20,17 @@ def init_app(app):
         app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"]
     )
     app.extensions["knights_tour_directory"] = directory_for(app.config.get("MESSAGE_QUEUE"))
+    # Failed joins per remote address (a school's NAT is one) and per connection: see guesses.py.
+    app.config.setdefault("JOIN_FAILURES_BURST", BURST)
+    app.config.setdefault("JOIN_FAILURES_PER_MINUTE", PER_MINUTE)
+    app.config.setdefault("JOIN_FREE_FAILURES", FREE_FAILURES)
+    app.config.setdefault("JOIN_MAX_DELAY_SECONDS", MAX_DELAY)
+    app.extensions["knights_tour_guesses"] = Guesses(
+        burst=app.config["JOIN_FAILURES_BURST"],
+        per_minute=app.config["JOIN_FAILURES_PER_MINUTE"],
+        free=app.config["JOIN_FREE_FAILURES"],
+        max_delay=app.config["JOIN_MAX_DELAY_SECONDS"],
+    )
 
 
 def directory(app=None):
@@ -29,6 +41,24 @@ def directory(app=None):
 def classes(app=None):
     """Return the class sessions of an app (the current one by default)."""
     return (app or current_app).extensions["knights_tour_classes"]
+
+
+def guesses(app=None):
+    """Return the failed guesses at class codes of an app's clients (the current app by default)."""
+    return (app or current_app).extensions["knights_tour_guesses"]
+
+
+def _guessed(lookup):
+    """Return lookup(), a class found by a code the client sent, counted as a guess at codes."""
+    sid, address, tried = request.sid, request.remote_addr, guesses()
+    # Checked before the lookup, whatever the code: answering a right code while refusing wrong
+    # ones would tell a guesser which is which as fast as it asks.
+    tried.check(sid, address)
+    try:
+        return lookup()
+    except NoSuchClass:
+        tried.failed(sid, address)
+        raise
 
 
 def check_in_control(sid):
@@ -98,7 +128,8 @@ def on_class_claim(data=None):
     """An instructor's page, reloaded, takes its class back with the class's token."""
     if not isinstance(data, dict):
         raise ValueError("'class_claim' needs an object with code and token")
-    klass = classes().claim(request.sid, data.get("code"), data.get("token"))
+    # A claim tells whether a code names a class (by its error) as a join does.
+    klass = _guessed(lambda: classes().claim(request.sid, data.get("code"), data.get("token")))
     socketio.emit("class_control", {**klass.control(), "state": klass.state}, to=klass.room)
     return {"code": klass.code, "followers": len(klass.followers)}
 
@@ -110,7 +141,7 @@ def on_class_join(data=None):
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
     sid = request.sid
-    klass = classes().follow(sid, data["code"], directory().exists)
+    klass = _guessed(lambda: classes().follow(sid, data["code"], directory().exists))
     runs().drop(sid)  # a follower watches the class's run, not one of its own
     with klass.lock:  # nothing reaches the room between the welcome and the join
         join_room(klass.room)
@@ -146,6 +177,7 @@ def on_class_end(data=None):
 
 def on_gone(sid):
     """Note that a page has gone: a follower leaves its room, an instructor its class."""
+    guesses().forget(sid)  # its address's bucket stays: reconnecting must not refill it
     klass = classes().left(sid)
     if klass is not None and klass.instructor is None:
         with klass.lock:

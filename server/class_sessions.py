@@ -9,6 +9,10 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 
 
+class NoSuchClass(ValueError):
+    """A code names no class: to a guesser, a miss."""
+
+
 class ClassSession:
     """One class: its code, its instructor, its followers and the run they watch.
 
@@ -88,7 +92,7 @@ class Classes:
             with self._lock:
                 klass = self._by_code.setdefault(code, ClassSession(code, None, None, remote=True))
         if klass is None:
-            raise ValueError("there is no class with that code: check it with your instructor")
+            raise NoSuchClass("there is no class with that code: check it with your instructor")
         return klass
 
     def owned(self, code):
@@ -111,8 +115,12 @@ class Classes:
         klass = self.find(code)
         if klass.remote:
             raise ValueError("this class is led through another server: reconnect to that one")
-        if not isinstance(token, str) or not secrets.compare_digest(token, klass.token):
-            raise ValueError("only the instructor who started this class can control it")
+        # compare_digest takes str only if it is ASCII, as a token is: anything else is wrong.
+        if not (isinstance(token, str) and token.isascii() and secrets.compare_digest(token, klass.token)):
+            raise ValueError(
+                "that token does not match the class: "
+                "only the instructor who started this class can control it"
+            )
         with self._lock:
             if sid in self._led and self._led[sid] != klass.code:
                 raise ValueError(f"you already lead class {self._led[sid]}; end it first")

@@ -1,4 +1,4 @@
-"""Socket.IO handlers of a connection itself: its end, unknown events, unexpected failures."""
+"""Socket.IO handlers of a connection itself: its end, and unexpected failures."""
 
 import logging
 
@@ -7,9 +7,8 @@ from flask import request
 from . import socketio
 from .class_events import on_gone
 from .limits import limits
-from .replies import answered, refuse
+from .replies import refuse
 from .runs import runs
-from .wire import shown
 
 log = logging.getLogger(__name__)
 
@@ -20,13 +19,6 @@ def on_disconnect(*reason):
     runs().drop(request.sid)
     on_gone(request.sid)
     limits().forget(request.sid)
-
-
-@socketio.on("*")
-@answered
-def on_unknown(event, *args):
-    """A client sent an event this server does not know."""
-    raise ValueError(f"unknown event {shown(event)}")
 
 
 @socketio.on_error_default

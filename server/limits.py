@@ -1,6 +1,5 @@
-"""Limits on what one client may send: how big a message, and how many a second."""
+"""Token buckets: how much a client, or an address, may ask for, and how fast."""
 
-import json
 import threading
 import time
 
@@ -9,40 +8,46 @@ from flask import current_app
 MAX_MESSAGE_BYTES = 16 * 1024  # the largest request a page sends is well under 1 KB
 RATE = 30.0  # requests a second, on average (a held arrow key repeats about 30 times a second)
 BURST = 60  # requests at once, after a quiet spell
+KEEP = 4096  # keys kept before the full buckets among them are forgotten
 
 
-class Limits:
-    """A token bucket per client, and a size check, for every request a handler takes."""
+class Buckets:
+    """A token bucket per key: rate tokens a second on average, burst at once."""
 
-    def __init__(self, rate=RATE, burst=BURST, max_bytes=MAX_MESSAGE_BYTES, clock=time.monotonic):
-        self.rate, self.burst, self.max_bytes = rate, burst, max_bytes
-        self.clock = clock
-        self._buckets = {}  # sid -> [tokens, when last filled]
+    def __init__(self, rate=RATE, burst=BURST, clock=time.monotonic, keep=KEEP):
+        self.rate, self.burst, self.clock, self.keep = rate, burst, clock, keep
+        self._buckets = {}  # key -> [tokens, when last filled]
         self._lock = threading.Lock()
 
     def __len__(self):
         return len(self._buckets)
 
-    def check(self, sid, args):
-        """Raise ValueError if sid sends too often, or sends too much at once."""
+    def take(self, key):
+        """Take a token for key; return the tokens left, below 0 when it asks too often.
+
+        Refused takes still cost a token, so a client that keeps asking sinks further below 0.
+        """
         now = self.clock()
         with self._lock:
-            tokens, then = self._buckets.get(sid, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - then) * self.rate)
-            if tokens < 1:
-                self._buckets[sid] = [tokens, now]
-                raise ValueError(f"too many requests: at most {self.rate:g} a second; wait a moment")
-            self._buckets[sid] = [tokens - 1, now]
-        size = len(json.dumps(args, default=repr))
-        if size > self.max_bytes:
-            raise ValueError(f"that request is too large ({size:,} bytes; the limit is {self.max_bytes:,})")
+            tokens, then = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate) - 1
+            self._buckets[key] = [max(tokens, -2 * self.burst), now]
+            if len(self._buckets) > self.keep:
+                self._forget_full(now)
+            return tokens
 
-    def forget(self, sid):
-        """Drop what is kept about a client that has gone."""
+    def _forget_full(self, now):
+        """Drop the buckets that have filled up again: they hold nothing worth keeping."""
+        for key, (tokens, then) in list(self._buckets.items()):
+            if tokens + (now - then) * self.rate >= self.burst:
+                del self._buckets[key]
+
+    def forget(self, key):
+        """Drop what is kept about a key (a client that has gone)."""
         with self._lock:
-            self._buckets.pop(sid, None)
+            self._buckets.pop(key, None)
 
 
 def limits(app=None):
-    """Return the limits on clients' requests of an app (the current one by default)."""
+    """Return the request buckets of an app's clients (the current app by default)."""
     return (app or current_app).extensions["knights_tour_limits"]

@@ -233,3 +233,4 @@ class Player:
                 )
             if cancelled:
                 return
+            time.sleep(0)  # let other clients' work in between slices, under gevent too

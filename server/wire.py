@@ -17,6 +17,9 @@ shown = _brief.repr
 
 MAX_SIDE = 32
 MAX_SPEED = 1_000_000
+# The slowest pace, in events a second, other than 0: a tenth of the slider's slowest step. Slower
+# ones make the player wait for ages (1e-10 overflows its timer) and would show nothing anyway.
+MIN_SPEED = 0.1
 MAX_SEED = 2**32 - 1
 MAX_BUDGET = 10**9
 # The speeds the page's slider offers, in events a second; 0 is as fast as the page takes them.
@@ -66,10 +69,12 @@ def _integer(name, value, low, high):
 
 
 def _speed(value):
-    """Return value if it is a speed in events per second (0 = as fast as possible)."""
-    if type(value) not in (int, float) or not 0 <= value <= MAX_SPEED:
+    """Return value if it is a speed in events per second (0 = as fast as possible), else raise."""
+    # NaN fails every comparison, and infinity the upper bound.
+    if type(value) not in (int, float) or not (value == 0 or MIN_SPEED <= value <= MAX_SPEED):
         raise ValueError(
-            f"speed must be a number of events per second from 0 (fastest) to {MAX_SPEED}, not {shown(value)}"
+            f"speed must be a number of events per second from {MIN_SPEED:g} to {MAX_SPEED}, "
+            f"or 0 (fastest), not {shown(value)}"
         )
     return value
 

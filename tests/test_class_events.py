@@ -4,11 +4,14 @@ import itertools
 
 import pytest
 
-from server.class_events import classes
+from server import socketio
+from server.class_events import classes, guesses
+from server.class_sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.runs import runs
 from server.wire import encode
+from tests.support.clients import sent_to
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for
 
@@ -190,3 +193,175 @@ def test_one_class_per_instructor_and_no_following_while_leading(people):
     other_code, _ = open_class(other)
     assert other.call("class_join", {"code": code})["ok"] is False
     assert other_code != code
+
+
+class Clock:
+    """A clock that moves only when told to: the limits on guessing codes run on it."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, seconds):
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(app):
+    """Run the app's limits on guessing codes on a clock the test moves."""
+    guesses(app).clock = Clock()
+    return guesses(app).clock
+
+
+@pytest.fixture
+def at(app):
+    """Return at(address): a new test client of app connecting from that address, gone after the test."""
+    made = []
+
+    def connect(address):
+        browser = app.test_client()
+        browser.environ_base["REMOTE_ADDR"] = address
+        made.append(socketio.test_client(app, flask_test_client=browser))
+        return made[-1]
+
+    yield connect
+    for each in made:
+        if each.is_connected():
+            each.disconnect()
+
+
+@pytest.fixture
+def open_code(at):
+    """Return the code of a class opened by a teacher elsewhere; it ends after the test."""
+    teacher = at("192.0.2.1")
+    code = teacher.emit("class_open", callback=True)["code"]
+    yield code
+    teacher.emit("class_end", callback=True)
+
+
+def wrong_codes(code):
+    """Yield codes that are not code."""
+    for letters in itertools.product(CODE_ALPHABET, repeat=CODE_LENGTH):
+        if "".join(letters) != code:
+            yield "".join(letters)
+
+
+def join(client, code):
+    """Ask to join a class; return the answer, checking that a refusal is also sent as an error."""
+    answer = client.emit("class_join", {"code": code}, callback=True)
+    if not answer["ok"]:
+        assert sent_to(client, "error")[-1] == {"message": answer["error"]}
+    return answer
+
+
+NO_CLASS = "there is no class with that code: check it with your instructor"
+NETWORK_WAITS_6 = "too many wrong class codes from your network: wait 6 seconds before trying again"
+WRONG_TOKEN = "that token does not match the class: only the instructor who started this class can control it"
+
+
+def test_a_guesser_waits_longer_after_each_wrong_code(at, clock, open_code, app):
+    guesser, wrong = at("198.51.100.7"), wrong_codes(open_code)
+    for _ in range(4):  # three free mistakes, and the fourth is answered too
+        assert join(guesser, next(wrong)) == {"ok": False, "error": NO_CLASS}
+    waiting = {
+        "ok": False,
+        "error": "too many wrong class codes: wait 1 second before trying again "
+        "(check the code with your instructor)",
+    }
+    assert join(guesser, next(wrong)) == waiting
+    # The right code waits too: answering it would tell a guesser that the others were wrong.
+    assert join(guesser, open_code) == waiting
+    clock.advance(1)
+    assert join(guesser, next(wrong)) == {"ok": False, "error": NO_CLASS}
+    assert "wait 2 seconds" in join(guesser, next(wrong))["error"]
+    clock.advance(2)
+    assert join(guesser, open_code) == {"ok": True, "code": open_code}
+    assert len(classes(app).find(open_code).followers) == 1
+    assert guesses(app).addresses == 1 and len(guesses(app)) == 1
+    guesser.disconnect()
+    assert len(guesses(app)) == 0, "a connection's guesses are forgotten when it goes"
+
+
+def test_an_address_may_mistype_a_hundred_codes_then_ten_a_minute(at, clock, open_code):
+    wrong = wrong_codes(open_code)
+    students = [at("203.0.113.9") for _ in range(25)]  # one school, behind one NAT
+    for student in students:
+        for _ in range(4):
+            assert join(student, next(wrong)) == {"ok": False, "error": NO_CLASS}
+    latecomer = at("203.0.113.9")
+    refused = join(latecomer, open_code)
+    assert refused["error"] == NETWORK_WAITS_6
+    assert join(at("198.51.100.7"), next(wrong)) == {"ok": False, "error": NO_CLASS}  # another network
+    clock.advance(6)
+    assert join(latecomer, open_code) == {"ok": True, "code": open_code}
+
+
+def test_successful_joins_are_never_slowed(at, clock, open_code, app):
+    student = at("203.0.113.9")
+    for _ in range(25):  # the clock stands still: any wait would never end
+        assert join(student, open_code) == {"ok": True, "code": open_code}
+        assert student.emit("class_leave", callback=True)["ok"] is True
+    assert len(guesses(app)) == 0 and guesses(app).addresses == 0
+
+
+def test_a_claim_with_an_unknown_code_is_a_guess_too(at, clock, open_code):
+    guesser, wrong = at("198.51.100.7"), wrong_codes(open_code)
+    for _ in range(4):
+        answer = guesser.emit("class_claim", {"code": next(wrong), "token": "x"}, callback=True)
+        assert answer == {"ok": False, "error": NO_CLASS}
+    answer = guesser.emit("class_claim", {"code": open_code, "token": "x"}, callback=True)
+    assert answer["ok"] is False and answer["error"].startswith("too many wrong class codes: wait 1 second")
+    assert "wait 1 second" in join(guesser, open_code)["error"]  # one count for joins and claims
+
+
+@pytest.mark.parametrize("token", ["ü", "\u2603", "📌", "\ud800", "", None, 42, ["x"], "x" * 5000])
+def test_any_bad_token_is_told_it_does_not_match(client, token):
+    code = client.emit("class_open", callback=True)["code"]
+    try:
+        answer = client.emit("class_claim", {"code": code, "token": token}, callback=True)
+    finally:
+        client.emit("class_end", callback=True)
+    assert answer == {"ok": False, "error": WRONG_TOKEN}
+
+
+def test_a_bad_instructor_speed_never_reaches_the_class(at, app):
+    teacher, student = at("192.0.2.1"), at("203.0.113.9")
+    code = teacher.emit("class_open", callback=True)["code"]
+    try:
+        assert join(student, code)["ok"] is True
+        assert teacher.emit("start", {**RUN, "paused": True}, callback=True)["ok"] is True
+        for speed in (1e-10, 0.09, -1, 1e300):
+            answer = teacher.emit("speed", {"speed": speed}, callback=True)
+            assert answer["ok"] is False and answer["error"].startswith("speed must be a number")
+        assert teacher.emit("speed", {"speed": 0.1}, callback=True) == {"ok": True}
+        assert [c["speed"] for c in sent_to(student, "class_control")] == [2000, 0.1]
+    finally:
+        teacher.emit("class_end", callback=True)
+
+
+def test_the_limits_on_wrong_codes_are_configurable(serve, connect):
+    server = serve(
+        {
+            "JOIN_FAILURES_BURST": 2,
+            "JOIN_FAILURES_PER_MINUTE": 1,
+            "JOIN_FREE_FAILURES": 0,
+            "JOIN_MAX_DELAY_SECONDS": 5,
+        }
+    )
+    tried = guesses(server.app)
+    tried.clock = Clock()
+    assert (tried.burst, tried.rate * 60, tried.free, tried.max_delay) == (2, 1, 0, 5)
+    first, second, third = (connect(server.url) for _ in range(3))  # all from 127.0.0.1
+    assert first.call("class_join", {"code": "ZZZZZ"})["error"] == NO_CLASS
+    assert first.call("class_join", {"code": "ZZZZZ"})["error"].startswith(
+        "too many wrong class codes: wait 1 "
+    )
+    assert second.call("class_join", {"code": "ZZZZZ"})["error"] == NO_CLASS
+    assert third.call("class_join", {"code": "ZZZZZ"})["error"] == (
+        "too many wrong class codes from your network: wait 60 seconds before trying again"
+    )
+    for each in (first, second, third):
+        each.close()
+    assert wait_for(lambda: len(tried) == 0) and tried.addresses == 1

@@ -5,9 +5,7 @@ import subprocess
 import threading
 import time
 
-from werkzeug.serving import make_server
-
-from server.serving import RequestHandler
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from .waiting import wait_for
 
@@ -47,6 +45,21 @@ def start_listening(command, tries=3, **popen_options):
                 raise
 
 
+class RequestHandler(WSGIRequestHandler):
+    """Werkzeug's request handler, closing a connection once the WebSocket on it has ended."""
+
+    # Werkzeug would otherwise read on for another HTTP request, taking the client's closing
+    # frames for one and holding its thread until the client drops the connection: after
+    # 3 s for a python-socketio client, which waits for a close frame that Werkzeug swallowed.
+    def run_wsgi(self):
+        """Handle the request; end the connection after it if it was a WebSocket."""
+        try:
+            super().run_wsgi()
+        finally:
+            if self.headers.get("Upgrade", "").lower() == "websocket":
+                self.close_connection = True
+
+
 class LiveServer:
     """An app served by a real threaded HTTP server on a free loopback port.
 
@@ -81,8 +94,8 @@ class LiveServer:
         self.thread.join(5)
         # Engine.IO starts a service thread with its first connection, and stops it only when
         # asked; the thread makes the event that stops it, so wait until it exists.
-        engineio = getattr(getattr(self.app.wsgi_app, "engineio_app", None), "eio", None)
-        if engineio is not None and engineio.service_task_handle is not None:
+        engineio = self.app.extensions["socketio"].server.eio
+        if engineio.service_task_handle is not None:
             wait_for(lambda: engineio.service_task_event is not None, 5)
             engineio.shutdown()
 

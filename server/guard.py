@@ -1,0 +1,78 @@
+"""Limits by remote address, and on request bodies, before a request reaches the app."""
+
+import threading
+from collections import Counter
+
+from .limits import Buckets
+
+# A whole class behind one school NAT shares an address: a lecture hall's worth of pages may
+# connect at once from one, and come back together after a restart.
+MAX_CONNECTIONS = 500  # open WebSocket connections from one address
+HANDSHAKE_RATE = 50.0  # new Socket.IO connections a second from one address, on average
+HANDSHAKE_BURST = 500  # and at once
+MAX_BODY_BYTES = 64 * 1024  # the app takes no request bodies; Engine.IO refuses larger ones anyway
+
+
+def _answer(start_response, status, text):
+    body = text.encode()
+    start_response(
+        status,
+        [
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", str(len(body))),
+            ("Connection", "close"),
+        ],
+    )
+    return [body]
+
+
+class Guard:
+    """WSGI middleware: refuse what one address may not have before the app does any work."""
+
+    def __init__(
+        self,
+        app,
+        path="/socket.io",
+        max_connections=MAX_CONNECTIONS,
+        handshakes=None,
+        max_body=MAX_BODY_BYTES,
+    ):
+        self.app, self.path, self.max_connections, self.max_body = app, path, max_connections, max_body
+        self.handshakes = handshakes or Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST)
+        self.open = Counter()  # address -> open WebSocket connections
+        self._lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        length = environ.get("CONTENT_LENGTH") or "0"
+        if not length.isdigit() or int(length) > self.max_body:
+            # Answered before a byte of the body is read; the connection closes after it.
+            return _answer(
+                start_response, "413 Content Too Large", f"requests carry at most {self.max_body:,} bytes"
+            )
+        if not environ.get("PATH_INFO", "").startswith(self.path):
+            return self.app(environ, start_response)
+        address = environ.get("REMOTE_ADDR", "")
+        if self.handshakes.take(address) < 0:
+            return _answer(
+                start_response, "429 Too Many Requests", "too many new connections from your address"
+            )
+        with self._lock:
+            if self.open[address] >= self.max_connections:
+                refused = True
+            else:
+                refused = False
+                self.open[address] += 1
+        if refused:
+            return _answer(
+                start_response,
+                "429 Too Many Requests",
+                f"too many connections from your address (at most {self.max_connections:,})",
+            )
+        try:
+            # A WebSocket is served within this call and ends with it.
+            return self.app(environ, start_response)
+        finally:
+            with self._lock:
+                self.open[address] -= 1
+                if not self.open[address]:
+                    del self.open[address]

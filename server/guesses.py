@@ -1,0 +1,131 @@
+"""Limits on guessing class codes: failed joins slow their connection and drain their address."""
+
+import ipaddress
+import math
+import threading
+import time
+
+FREE_FAILURES = 3  # a student may mistype a code a few times without waiting
+MAX_DELAY = 60.0  # seconds, the longest a connection waits after a failure
+# A school's 300 students behind one NAT share an address: they may mistype 100 codes at once,
+# and get 10 more a minute. docs/protocol.md works out what that leaves a brute-force guesser.
+BURST = 100
+PER_MINUTE = 10.0
+MAX_ADDRESSES = 4096  # address buckets kept before the full ones are forgotten
+
+
+def address_key(address):
+    """Return the key of the bucket an address draws on: itself, or its /64 network for IPv6."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return str(address)  # no address (a Unix socket): every such client shares one bucket
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.version == 6:
+        # An IPv6 host is usually given a whole /64: each of its addresses must not be a new bucket.
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+def _seconds(wait):
+    """Return a wait as whole seconds a person reads, rounded up."""
+    n = max(1, math.ceil(wait - 1e-9))
+    return f"{n} second{'s' if n != 1 else ''}"
+
+
+class Guesses:
+    """The failed joins of each connection and of each address, and when they may guess again.
+
+    A connection's first FREE_FAILURES failures cost it nothing; after each later one it waits
+    1, 2, 4 ... seconds, up to max_delay. An address has a bucket of burst failures that refills
+    at per_minute a minute; while it holds less than one, no connection from there may guess.
+    """
+
+    def __init__(
+        self,
+        burst=BURST,
+        per_minute=PER_MINUTE,
+        free=FREE_FAILURES,
+        max_delay=MAX_DELAY,
+        max_addresses=MAX_ADDRESSES,
+        clock=time.monotonic,
+    ):
+        if burst < 1 or per_minute <= 0:
+            raise ValueError("JOIN_FAILURES_BURST must be at least 1 and JOIN_FAILURES_PER_MINUTE above 0")
+        self.burst, self.rate = burst, per_minute / 60
+        self.free, self.max_delay = free, max_delay
+        self.max_addresses = max_addresses
+        self.clock = clock
+        self._connections = {}  # sid -> (failures, when the last one was)
+        self._addresses = {}  # address key -> (failures it may still make, when that was worked out)
+        self._lock = threading.Lock()
+
+    def __len__(self):
+        """Return how many connections have failed guesses kept: none once they have gone."""
+        return len(self._connections)
+
+    @property
+    def addresses(self):
+        """Return how many addresses have a bucket that is not known to be full."""
+        return len(self._addresses)
+
+    def delay(self, failures):
+        """Return the seconds a connection waits after its failures-th failure."""
+        if failures <= self.free:
+            return 0.0
+        # The exponent is capped so that a very long-lived connection cannot overflow it.
+        return min(self.max_delay, 2.0 ** min(failures - self.free - 1, 64))
+
+    def check(self, sid, address):
+        """Raise ValueError if sid, or its address, must wait before it guesses a code again."""
+        now = self.clock()
+        with self._lock:
+            failures, last = self._connections.get(sid, (0, now))
+            wait = last + self.delay(failures) - now
+            if wait > 0:
+                raise ValueError(
+                    f"too many wrong class codes: wait {_seconds(wait)} before trying again "
+                    "(check the code with your instructor)"
+                )
+            tokens = self._level(self._addresses.get(address_key(address)), now)
+            if tokens < 1:
+                wait = (1 - tokens) / self.rate
+                raise ValueError(
+                    f"too many wrong class codes from your network: wait {_seconds(wait)} before trying again"
+                )
+
+    def failed(self, sid, address):
+        """Count a guess that named no class against sid and against its address."""
+        now = self.clock()
+        key = address_key(address)
+        with self._lock:
+            failures, _ = self._connections.get(sid, (0, now))
+            self._connections[sid] = (failures + 1, now)
+            if key not in self._addresses:
+                self._make_room(now)
+            # Connections guessing at once may each pass check() and take the bucket below zero:
+            # that only lengthens their address's wait.
+            self._addresses[key] = (self._level(self._addresses.get(key), now) - 1, now)
+
+    def forget(self, sid):
+        """Drop what is kept about a connection that has gone (its address's bucket stays)."""
+        with self._lock:
+            self._connections.pop(sid, None)
+
+    def _level(self, bucket, now):
+        """Return how many failures a bucket allows now (a missing bucket is full)."""
+        if bucket is None:
+            return self.burst
+        tokens, then = bucket
+        return min(self.burst, tokens + (now - then) * self.rate)
+
+    def _make_room(self, now):
+        """Keep the address table bounded: once it is large, forget the buckets that are full."""
+        if len(self._addresses) < self.max_addresses:
+            return
+        levels = {key: self._level(bucket, now) for key, bucket in self._addresses.items()}
+        drained = sorted((key for key, level in levels.items() if level < self.burst), key=levels.get)
+        # A full bucket is what a forgotten one becomes, so forgetting it changes no answer. Only
+        # guessers from more addresses than the table holds leave more: the least drained go.
+        self._addresses = {key: self._addresses[key] for key in drained[: self.max_addresses // 2]}

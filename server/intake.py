@@ -1,0 +1,136 @@
+"""What a client's packets must be before the Socket.IO server handles them.
+
+Every packet passes here first, on its connection's own thread: its kind, its rate, its size,
+its JSON and its event name are checked, and a bad one is answered with an error (and a
+negative acknowledgement when it asked for one) instead of reaching a handler.
+"""
+
+import json
+import math
+import re
+
+from socketio import packet
+
+from .wire import shown
+
+MAX_ACK_DIGITS = 15  # acknowledgement ids a client numbers from 1; JavaScript's safe integers
+MAX_DIGITS = 15  # digits of an integer in a request; no option needs more
+# Names a client may never send: they are the server's own, run only on a real connect or
+# disconnect.
+RESERVED = frozenset({"connect", "disconnect"})
+_PACKET = re.compile(r"(\d)(/[^,]*,)?(\d*)")
+
+
+class Refused(ValueError):
+    """A packet that is answered with an error instead of being handled."""
+
+    def __init__(self, message, ack=None):
+        super().__init__(message)
+        self.ack = ack
+
+
+def _integer(text):
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ValueError(f"the number {shown(text)} is too large")
+    return int(text)
+
+
+def _real(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {shown(text)} is too large")
+    return value
+
+
+def _constant(name):
+    raise ValueError(f"{name} is not a number this server takes")
+
+
+def _ack(head):
+    """Return the acknowledgement id a packet asks for, if any that can be answered."""
+    digits = head.group(3)
+    return int(digits) if 0 < len(digits) <= MAX_ACK_DIGITS else None
+
+
+def read_event(data, known):
+    """Check an EVENT packet's text; raise Refused if it is bad.
+
+    known(name) tells whether the server handles events of that name.
+    """
+    head = _PACKET.match(data)
+    kind, namespace, digits = head.groups()
+    ack = _ack(head)
+    if kind in ("5", "6"):
+        raise Refused("binary packets are not accepted")
+    if len(digits) > MAX_ACK_DIGITS:
+        raise Refused(f"an acknowledgement id has at most {MAX_ACK_DIGITS} digits")
+    if kind != "2":
+        raise Refused(f"unexpected packet of type {kind}", ack)
+    if namespace:
+        raise Refused(f"unknown namespace {shown(namespace[:-1])}; this server has only /", ack)
+    try:
+        payload = json.loads(
+            data[head.end() :], parse_int=_integer, parse_float=_real, parse_constant=_constant
+        )
+    except ValueError as exc:
+        raise Refused(f"that request is not valid JSON: {exc}", ack) from None
+    if not isinstance(payload, list) or not payload or not isinstance(payload[0], str):
+        raise Refused("a request is a list: the event's name, then its data", ack)
+    name = payload[0]
+    if name in RESERVED or not known(name):
+        raise Refused(f"unknown event {shown(name)}", ack)
+
+
+def install(server, buckets, max_bytes):
+    """Screen every packet a client sends to a Socket.IO server before it handles it.
+
+    buckets: the clients' request limits; a client that keeps asking after being refused for
+    asking too often is disconnected. max_bytes: the largest request.
+    """
+    handle = server._handle_eio_message
+
+    def known(name):
+        return name in server.handlers.get("/", {})
+
+    def refuse(eio_sid, message, ack):
+        server._send_packet(eio_sid, server.packet_class(packet.EVENT, data=["error", {"message": message}]))
+        if ack is not None:
+            reply = {"ok": False, "error": message}
+            server._send_packet(eio_sid, server.packet_class(packet.ACK, data=[reply], id=ack))
+
+    def on_message(eio_sid, data):
+        connection = server.eio.sockets.get(eio_sid)
+        if connection is not None and (connection.closed or connection.closing):
+            return  # the backlog of a connection being closed is dropped
+        head = _PACKET.match(data) if isinstance(data, str) else None
+        if head is None:
+            return  # not a Socket.IO packet (a binary one closes the WebSocket: websocket.py)
+        sid = server.manager.sid_from_eio_sid(eio_sid, "/")
+        kind, namespace, ack = head.group(1), head.group(2), _ack(head)
+        if kind in ("0", "1"):
+            return handle(eio_sid, data)  # a connect or a disconnect of the client's own
+        if sid is None:
+            return  # not connected: nobody to answer
+        if kind == "3" and not namespace and ack in server.manager.callbacks.get(sid, ()):
+            return handle(eio_sid, data)  # the answer to one of the server's own calls
+        left = buckets.take(sid)
+        try:
+            if left < 0:
+                raise Refused(f"too many requests: at most {buckets.rate:g} a second; wait a moment", ack)
+            if len(data) > max_bytes:
+                raise Refused(
+                    f"that request is too large ({len(data):,} bytes; the limit is {max_bytes:,})", ack
+                )
+            read_event(data, known)
+        except Refused as refused:
+            refuse(eio_sid, str(refused), refused.ack)
+            if left < -buckets.burst:
+                refuse(eio_sid, "disconnected for sending too many requests", None)
+                server.disconnect(sid, ignore_queue=True)
+                server.eio.disconnect(eio_sid)
+            return
+        return handle(eio_sid, data)
+
+    server._handle_eio_message = on_message
+    # Engine.IO holds the bound method it was given when the Socket.IO server was made.
+    server.eio.on("message", on_message)
