@@ -1,9 +1,11 @@
 """Client load for benchmarks: processes of asyncio Socket.IO clients, driven over a pipe.
 
 The parent starts a load process with Load(name, url, deflate), creates and connects clients
-in it by name, has them call the server, and at the end collects each client's summary: what
-it received, stamped on arrival, checked against the search itself. Every process reads the
-same CLOCK_MONOTONIC, so arrival times compare across processes.
+in it by name (those named in browser= offer permessage-deflate as Chromium does, the others
+as deflate says), has them call the server, and at the end collects each client's summary:
+what it received, stamped on arrival, checked against the search itself, and the extensions
+the server accepted. Every process reads the same CLOCK_MONOTONIC, so arrival times compare
+across processes. offers_on_the_wire() shows what the clients' upgrade requests offer.
 """
 
 import array
@@ -21,7 +23,7 @@ import psutil
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
-from tests.support.async_clients import AsyncRecordingClient
+from tests.support.async_clients import BROWSER_EXTENSIONS, AsyncRecordingClient
 from tests.support.replay import followed
 
 
@@ -134,6 +136,8 @@ class Peer(AsyncRecordingClient):
         progress = self.named("progress")
         return {
             "name": self.name,
+            "browser": self.deflate,  # offered permessage-deflate as Chromium does
+            "extensions": self.extensions,  # the server's answer: None if it accepted none
             "connect_s": self.connect_s,
             "problems": problems,
             "counts": dict(collections.Counter(event for event, _ in pairs)),
@@ -183,10 +187,15 @@ class LoadProcess:
 
         return dict(await asyncio.gather(*(one(name) for name in names)))
 
-    async def do_connect(self, names):
-        """Create and connect the named peers; return how long each took."""
+    async def do_connect(self, names, browser=None):
+        """Create and connect the named peers; return how long each took.
+
+        Those in browser offer permessage-deflate as Chromium does; the others do if the
+        process's deflate says so.
+        """
+        browser = set(browser or ())
         for name in names:
-            self.peers[name] = Peer(name, self.url, self.deflate)
+            self.peers[name] = Peer(name, self.url, self.deflate or name in browser)
 
         async def connect(peer):
             await peer.connect()
@@ -291,3 +300,49 @@ class Load:
         if self.process.is_alive():
             self.process.kill()
             self.process.join(5)
+
+
+async def _offers(deflate_values):
+    """Connect a client of each kind to a listener that keeps their upgrade requests."""
+    requests = []
+
+    async def keep(reader, writer):
+        try:
+            requests.append((await reader.readuntil(b"\r\n\r\n")).decode("latin-1"))
+        finally:
+            writer.close()
+
+    listener = await asyncio.start_server(keep, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    offers = {}
+    try:
+        for deflate in deflate_values:
+            before = len(requests)
+            client = AsyncRecordingClient(f"http://127.0.0.1:{port}", deflate=deflate)
+            try:
+                await client.connect(wait_timeout=5)
+            except Exception:  # noqa: BLE001, S110 - the listener answers nothing, as intended
+                pass
+            finally:
+                if client.sio.eio.http:
+                    await client.sio.eio.http.close()
+            headers = [
+                line.split(":", 1)[1].strip()
+                for request in requests[before:]
+                for line in request.split("\r\n")
+                if line.lower().startswith("sec-websocket-extensions:")
+            ]
+            offers[deflate] = headers[0] if headers else None
+    finally:
+        listener.close()
+        await listener.wait_closed()
+    return offers
+
+
+def offers_on_the_wire():
+    """Return the Sec-WebSocket-Extensions each kind of client sends, as read off the wire.
+
+    {"browser": header or None, "plain": header or None, "chromium": what Chromium sends}.
+    """
+    offers = asyncio.run(_offers((True, False)))
+    return {"browser": offers[True], "plain": offers[False], "chromium": BROWSER_EXTENSIONS}

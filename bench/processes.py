@@ -15,30 +15,42 @@ from common import ROOT
 
 from tests.support.servers import free_port
 
-SERVERS = ("werkzeug", "gunicorn")
+SERVERS = ("production", "threads")
 
 
 class ServerProcess:
-    """The app in its own process: Werkzeug's threaded server, or gunicorn's threaded worker."""
+    """The app in its own process, as one of two stacks, each gunicorn with one worker.
 
-    def __init__(self, kind, threads, cpus=None):
+    production: `python -m server`, gunicorn's gevent worker (one greenlet a connection);
+    threads: gunicorn's gthread worker with `threads` threads and the app in threading mode.
+    Either admits max_per_address connections (and handshakes at once) from 127.0.0.1.
+    """
+
+    def __init__(self, kind, threads, max_per_address, cpus=None):
         self.kind, self.port = kind, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.NamedTemporaryFile("w+", prefix=f"bench-{kind}-", suffix=".log")
-        if kind == "werkzeug":
-            self.command = [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)]
-        else:
+        if kind == "production":
+            self.command = [
+                *(sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)),
+                *("--max-per-address", str(max_per_address)),
+            ]
+        elif kind == "threads":
             gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")
+            config = {"MAX_PER_ADDRESS": max_per_address, "HANDSHAKE_BURST": max_per_address}
             self.command = [
                 gunicorn,
                 *("--workers", "1", "--threads", str(threads), "--graceful-timeout", "5"),
-                *("--bind", f"127.0.0.1:{self.port}", "server:create_app()"),
+                *("--bind", f"127.0.0.1:{self.port}", f"server:create_app({config!r})"),
             ]
+        else:
+            raise ValueError(f"unknown server kind {kind!r}; choose one of {', '.join(SERVERS)}")
         if cpus:
             self.command = ["taskset", "-c", ",".join(map(str, sorted(cpus))), *self.command]
         self.process = subprocess.Popen(
             self.command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
+        # python -m server execs gunicorn in the same process: this is gunicorn's master.
         self.ps = psutil.Process(self.process.pid)
 
     def wait_ready(self, timeout=30):
@@ -56,21 +68,26 @@ class ServerProcess:
         raise RuntimeError(f"the {self.kind} server did not answer within {timeout} s")
 
     def processes(self):
-        """Return the server's processes: gunicorn's master and its worker, or Werkzeug's one."""
+        """Return the server's processes: gunicorn's master and its worker."""
         try:
             return [self.ps, *self.ps.children(recursive=True)]
         except psutil.NoSuchProcess:
             return []
+
+    def worker(self):
+        """Return gunicorn's worker process (where the app runs), or None."""
+        children = self.processes()[1:]
+        return children[0] if children else None
 
     def threads(self):
         """Return how many threads the server's processes have now."""
         return sum(proc.num_threads() for proc in self.processes() if proc.is_running())
 
     def close(self):
-        """Stop the server as Ctrl-C (Werkzeug) or a supervisor (gunicorn) would; kill it if it hangs."""
+        """Stop the server as a supervisor would (SIGTERM to gunicorn); kill it if it hangs."""
         procs = self.processes()
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT if self.kind == "werkzeug" else signal.SIGTERM)
+            self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(15)
             except subprocess.TimeoutExpired:
@@ -151,13 +168,19 @@ class Sampler:
         self.thread.join(5)
 
     def window(self, start, end):
-        """Return the CPU percents, peak RSS and threads of [start, end], or None if too short."""
+        """Return the CPU percents, peak RSS and threads of [start, end], or None if too short.
+
+        Also the server's CPU seconds (user + system) between the first and the last sample
+        in the window, and the times of those two samples ("sampled").
+        """
         inside = [s for s in self.samples if start <= s[0] <= end]
         if len(inside) < 2:
             return None
         (t0, c0, *_, l0, m0), (t1, c1, *_, l1, m1) = inside[0], inside[-1]
         span = t1 - t0
         figures = {
+            "sampled": (t0, t1),  # the window the CPU figures cover
+            "server_cpu_s": (c1[0] - c0[0]) + (c1[1] - c0[1]),
             "server_user": 100 * (c1[0] - c0[0]) / span,
             "server_sys": 100 * (c1[1] - c0[1]) / span,
             "rss": max(s[2] for s in inside),

@@ -90,3 +90,19 @@ def loop_lag(samples, window):
     start, end = window
     pairs = zip(samples[0::2], samples[1::2], strict=True)
     return spread([lag for stamp, lag in pairs if start <= stamp < end])
+
+
+def order(followers, instructor, run):
+    """Return the class batches followers missed, got out of order, and got twice, in all.
+
+    The instructor's client receives every batch of its run, so its batches are the reference:
+    a follower missed one it never received, reordered one that came after a later one.
+    """
+    reference = {first for _, first, _ in batches_in(instructor, (0, math.inf), run)}
+    missed = reordered = repeated = 0
+    for peer in followers:
+        firsts = [first for _, first, _ in batches_in(peer, (0, math.inf), run)]
+        missed += len(reference - set(firsts))
+        repeated += len(firsts) - len(set(firsts))
+        reordered += sum(1 for before, after in zip(firsts, firsts[1:], strict=False) if after <= before)
+    return missed, reordered, repeated

@@ -6,7 +6,8 @@ const ANSWER_MS = 5000;
 /** Connect, route the server's events to handlers and return a request function. */
 export function connect(handlers) {
   // Each lane has a connection of its own, so the server gives each its own run.
-  const socket = io({ forceNew: true });
+  // WebSocket only: the server takes no long-polling, which would hold a request per page.
+  const socket = io({ forceNew: true, transports: ["websocket"] });
   socket.on("connect", () => handlers.connection(true));
   socket.on("disconnect", () => handlers.connection(false));
   socket.on("started", handlers.started);
