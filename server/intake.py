@@ -21,6 +21,10 @@ RESERVED = frozenset({"connect", "disconnect"})
 _PACKET = re.compile(r"(\d)(/[^,]*,)?(\d*)")
 
 
+class _BadNumber(ValueError):
+    """A number in a request that no option could take."""
+
+
 class Refused(ValueError):
     """A packet that is answered with an error instead of being handled."""
 
@@ -31,19 +35,19 @@ class Refused(ValueError):
 
 def _integer(text):
     if len(text.lstrip("-")) > MAX_DIGITS:
-        raise ValueError(f"the number {shown(text)} is too large")
+        raise _BadNumber(f"the number {shown(text)} is too large")
     return int(text)
 
 
 def _real(text):
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"the number {shown(text)} is too large")
+        raise _BadNumber(f"the number {shown(text)} is too large")
     return value
 
 
 def _constant(name):
-    raise ValueError(f"{name} is not a number this server takes")
+    raise _BadNumber(f"{name} is not a number this server takes")
 
 
 def _ack(head):
@@ -58,12 +62,16 @@ def read_event(data, known):
     known(name) tells whether the server handles events of that name.
     """
     head = _PACKET.match(data)
+    if head is None:
+        raise Refused("that is not a Socket.IO packet")
     kind, namespace, digits = head.groups()
     ack = _ack(head)
     if kind in ("5", "6"):
         raise Refused("binary packets are not accepted")
     if len(digits) > MAX_ACK_DIGITS:
         raise Refused(f"an acknowledgement id has at most {MAX_ACK_DIGITS} digits")
+    if kind == "3":
+        raise Refused(f"no call of the server's awaits acknowledgement {digits or 'without an id'}")
     if kind != "2":
         raise Refused(f"unexpected packet of type {kind}", ack)
     if namespace:
@@ -72,6 +80,8 @@ def read_event(data, known):
         payload = json.loads(
             data[head.end() :], parse_int=_integer, parse_float=_real, parse_constant=_constant
         )
+    except _BadNumber as exc:
+        raise Refused(str(exc), ack) from None
     except ValueError as exc:
         raise Refused(f"that request is not valid JSON: {exc}", ack) from None
     if not isinstance(payload, list) or not payload or not isinstance(payload[0], str):
@@ -98,21 +108,26 @@ def install(server, buckets, max_bytes):
             reply = {"ok": False, "error": message}
             server._send_packet(eio_sid, server.packet_class(packet.ACK, data=[reply], id=ack))
 
+    def awaited(head, sid):
+        """Tell whether a packet is the acknowledgement of one of the server's calls to sid."""
+        calls = server.manager.callbacks.get(sid, ())
+        return head.group(1) == "3" and not head.group(2) and _ack(head) in calls
+
     def on_message(eio_sid, data):
         connection = server.eio.sockets.get(eio_sid)
         if connection is not None and (connection.closed or connection.closing):
             return  # the backlog of a connection being closed is dropped
-        head = _PACKET.match(data) if isinstance(data, str) else None
-        if head is None:
-            return  # not a Socket.IO packet (a binary one closes the WebSocket: websocket.py)
+        if not isinstance(data, str):
+            return  # binary: the WebSocket closes (websocket.py)
         sid = server.manager.sid_from_eio_sid(eio_sid, "/")
-        kind, namespace, ack = head.group(1), head.group(2), _ack(head)
-        if kind in ("0", "1"):
+        head = _PACKET.match(data)
+        if head is not None and head.group(1) in ("0", "1"):
             return handle(eio_sid, data)  # a connect or a disconnect of the client's own
         if sid is None:
             return  # not connected: nobody to answer
-        if kind == "3" and not namespace and ack in server.manager.callbacks.get(sid, ()):
+        if head is not None and awaited(head, sid):
             return handle(eio_sid, data)  # the answer to one of the server's own calls
+        ack = _ack(head) if head else None
         left = buckets.take(sid)
         try:
             if left < 0:
