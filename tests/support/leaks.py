@@ -22,11 +22,12 @@ def sockets():
 
 
 def held_by(app):
-    """Return what an app still holds of its clients: runs, classes, rate-limit buckets."""
+    """Return what an app still holds of its clients: runs, classes, rate-limit buckets, guessers."""
     held = {
         "runs": len(app.extensions["knights_tour_runs"]),
         "classes": len(app.extensions["knights_tour_classes"]),
         "limit buckets": len(app.extensions["knights_tour_limits"]),
+        "join guesses": len(app.extensions["knights_tour_guesses"]),
     }
     return {name: count for name, count in held.items() if count}
 
