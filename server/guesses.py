@@ -5,6 +5,8 @@ import math
 import threading
 import time
 
+from .limits import Buckets
+
 FREE_FAILURES = 3  # a student may mistype a code a few times without waiting
 MAX_DELAY = 60.0  # seconds, the longest a connection waits after a failure
 # A school's 300 students behind one NAT share an address: they may mistype 100 codes at once,
@@ -53,12 +55,9 @@ class Guesses:
     ):
         if burst < 1 or per_minute <= 0:
             raise ValueError("JOIN_FAILURES_BURST must be at least 1 and JOIN_FAILURES_PER_MINUTE above 0")
-        self.burst, self.rate = burst, per_minute / 60
         self.free, self.max_delay = free, max_delay
-        self.max_addresses = max_addresses
-        self.clock = clock
         self._connections = {}  # sid -> (failures, when the last one was)
-        self._addresses = {}  # address key -> (failures it may still make, when that was worked out)
+        self._addresses = Buckets(per_minute / 60, burst, clock, keep=max_addresses)
         self._lock = threading.Lock()
 
     def __len__(self):
@@ -66,9 +65,27 @@ class Guesses:
         return len(self._connections)
 
     @property
+    def clock(self):
+        """The clock of both the connections' delays and the addresses' buckets."""
+        return self._addresses.clock
+
+    @clock.setter
+    def clock(self, clock):
+        self._addresses.clock = clock
+
+    @property
+    def burst(self):
+        return self._addresses.burst
+
+    @property
+    def rate(self):
+        """Failures an address may make a second, once its burst is spent."""
+        return self._addresses.rate
+
+    @property
     def addresses(self):
         """Return how many addresses have a bucket that is not known to be full."""
-        return len(self._addresses)
+        return len(self._addresses)  # the Buckets' table
 
     def delay(self, failures):
         """Return the seconds a connection waits after its failures-th failure."""
@@ -88,7 +105,7 @@ class Guesses:
                     f"too many wrong class codes: wait {_seconds(wait)} before trying again "
                     "(check the code with your instructor)"
                 )
-            tokens = self._level(self._addresses.get(address_key(address)), now)
+            tokens = self._addresses.level(address_key(address))
             if tokens < 1:
                 wait = (1 - tokens) / self.rate
                 raise ValueError(
@@ -98,34 +115,14 @@ class Guesses:
     def failed(self, sid, address):
         """Count a guess that named no class against sid and against its address."""
         now = self.clock()
-        key = address_key(address)
         with self._lock:
             failures, _ = self._connections.get(sid, (0, now))
             self._connections[sid] = (failures + 1, now)
-            if key not in self._addresses:
-                self._make_room(now)
-            # Connections guessing at once may each pass check() and take the bucket below zero:
-            # that only lengthens their address's wait.
-            self._addresses[key] = (self._level(self._addresses.get(key), now) - 1, now)
+        # Connections guessing at once may each pass check() and take the bucket below zero:
+        # that only lengthens their address's wait.
+        self._addresses.take(address_key(address))
 
     def forget(self, sid):
         """Drop what is kept about a connection that has gone (its address's bucket stays)."""
         with self._lock:
             self._connections.pop(sid, None)
-
-    def _level(self, bucket, now):
-        """Return how many failures a bucket allows now (a missing bucket is full)."""
-        if bucket is None:
-            return self.burst
-        tokens, then = bucket
-        return min(self.burst, tokens + (now - then) * self.rate)
-
-    def _make_room(self, now):
-        """Keep the address table bounded: once it is large, forget the buckets that are full."""
-        if len(self._addresses) < self.max_addresses:
-            return
-        levels = {key: self._level(bucket, now) for key, bucket in self._addresses.items()}
-        drained = sorted((key for key, level in levels.items() if level < self.burst), key=levels.get)
-        # A full bucket is what a forgotten one becomes, so forgetting it changes no answer. Only
-        # guessers from more addresses than the table holds leave more: the least drained go.
-        self._addresses = {key: self._addresses[key] for key in drained[: self.max_addresses // 2]}

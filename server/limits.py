@@ -22,6 +22,18 @@ class Buckets:
     def __len__(self):
         return len(self._buckets)
 
+    def _level(self, bucket, now):
+        """Return the tokens a bucket holds now (a missing bucket is full)."""
+        if bucket is None:
+            return self.burst
+        tokens, then = bucket
+        return min(self.burst, tokens + (now - then) * self.rate)
+
+    def level(self, key):
+        """Return the tokens key holds now, without taking one."""
+        with self._lock:
+            return self._level(self._buckets.get(key), self.clock())
+
     def take(self, key):
         """Take a token for key; return the tokens left, below 0 when it asks too often.
 
@@ -29,18 +41,19 @@ class Buckets:
         """
         now = self.clock()
         with self._lock:
-            tokens, then = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - then) * self.rate) - 1
-            self._buckets[key] = [max(tokens, -2 * self.burst), now]
-            if len(self._buckets) > self.keep:
-                self._forget_full(now)
+            if key not in self._buckets and len(self._buckets) >= self.keep:
+                self._make_room(now)
+            tokens = self._level(self._buckets.get(key), now) - 1
+            self._buckets[key] = (max(tokens, -2 * self.burst), now)
             return tokens
 
-    def _forget_full(self, now):
-        """Drop the buckets that have filled up again: they hold nothing worth keeping."""
-        for key, (tokens, then) in list(self._buckets.items()):
-            if tokens + (now - then) * self.rate >= self.burst:
-                del self._buckets[key]
+    def _make_room(self, now):
+        """Forget the buckets that are full again; if too few are, keep the most drained half."""
+        levels = {key: self._level(bucket, now) for key, bucket in self._buckets.items()}
+        # A full bucket is what a forgotten one becomes, so forgetting it changes no answer. Only
+        # keys beyond the table's size (a guesser with many addresses) lose the least drained.
+        drained = sorted((key for key, level in levels.items() if level < self.burst), key=levels.get)
+        self._buckets = {key: self._buckets[key] for key in drained[: self.keep // 2]}
 
     def forget(self, key):
         """Drop what is kept about a key (a client that has gone)."""
