@@ -1,6 +1,7 @@
 """The server's end of a WebSocket: bounded in size, text only, uncompressed, sent whole."""
 
 import socket
+import time
 
 import simple_websocket
 from simple_websocket.errors import ConnectionClosed
@@ -20,6 +21,11 @@ class Socket(simple_websocket.Server):
 
     def _handle_events(self):
         keep_going = super()._handle_events()
+        if self.input_buffer:
+            # Let the reader take these before reading more: under gevent nothing else runs
+            # while data keeps arriving, so a fast sender would starve everyone else and pile
+            # up its backlog here (sleep(0) is gevent's yield once the library is patched).
+            time.sleep(0)
         if not keep_going:
             # simple-websocket wakes the reader before it marks the connection closed (on a
             # message too big): the reader would wait on for ever. Mark it, then wake it.
