@@ -11,6 +11,7 @@ across processes. offers_on_the_wire() shows what the clients' upgrade requests 
 import array
 import asyncio
 import collections
+import gc
 import itertools
 import multiprocessing
 import os
@@ -166,13 +167,31 @@ class LoadProcess:
         self.peers = {}
         self.expected = Expected()
         self.lags = array.array("d")  # (time, lag) pairs of the event loop, flattened
+        self.gc_began, self.gc_max, self.gc_total = None, 0.0, 0.0
+        gc.callbacks.append(self.timed_gc)
 
     async def tick(self):
-        """Measure, for ever, how late the event loop wakes from a 20 ms sleep."""
-        while True:
+        """Measure, for ever, how late the event loop wakes from a 20 ms sleep.
+
+        Once a second it also moves every object alive into the collector's permanent
+        generation (gc.freeze): what the clients have recorded grows for the whole run, and
+        full collections that scan it all would stall the loop for hundreds of milliseconds,
+        delays the server did not cause.
+        """
+        for count in itertools.count():
             began = time.monotonic()
             await asyncio.sleep(0.02)
             self.lags.extend((began, time.monotonic() - began - 0.02))
+            if count % 50 == 0:
+                gc.freeze()
+
+    def timed_gc(self, phase, info):
+        """Keep the longest pause of the cyclic garbage collector (a gc.callbacks hook)."""
+        if phase == "start":
+            self.gc_began = time.perf_counter()
+        elif self.gc_began is not None:
+            self.gc_max = max(self.gc_max, time.perf_counter() - self.gc_began)
+            self.gc_total += time.perf_counter() - self.gc_began
 
     async def gather(self, names, make, limit=25):
         """Run make(peer) for the named peers, limit at a time; return {name: result}."""
@@ -220,8 +239,12 @@ class LoadProcess:
         return None
 
     async def do_collect(self):
-        """Return every peer's summary and the event loop's lags."""
-        return {"peers": [peer.summary(self.expected) for peer in self.peers.values()], "lags": self.lags}
+        """Return every peer's summary, the event loop's lags and the collector's pauses (s)."""
+        return {
+            "peers": [peer.summary(self.expected) for peer in self.peers.values()],
+            "lags": self.lags,
+            "gc": {"max": self.gc_max, "total": self.gc_total},
+        }
 
     async def do_close(self):
         """Disconnect every peer."""
@@ -323,9 +346,6 @@ async def _offers(deflate_values):
                 await client.connect(wait_timeout=5)
             except Exception:  # noqa: BLE001, S110 - the listener answers nothing, as intended
                 pass
-            finally:
-                if client.sio.eio.http:
-                    await client.sio.eio.http.close()
             headers = [
                 line.split(":", 1)[1].strip()
                 for request in requests[before:]

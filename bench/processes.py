@@ -2,6 +2,7 @@
 
 import math
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,6 +42,8 @@ class ServerProcess:
             self.command = [
                 gunicorn,
                 *("--workers", "1", "--threads", str(threads), "--graceful-timeout", "5"),
+                # gthread admits 1,000 connections by default: as many as python -m server here.
+                *("--worker-connections", "10000"),
                 *("--bind", f"127.0.0.1:{self.port}", f"server:create_app({config!r})"),
             ]
         else:
@@ -237,3 +240,65 @@ def watchdog(seconds, cleanup):
     timer.daemon = True
     timer.start()
     return timer
+
+
+class Profile:
+    """py-spy recording a process's Python stacks for a while (pip install py-spy), in raw form.
+
+    It samples without stopping the process (--nonblocking), so a stack may now and then be
+    torn; idle threads (a gevent hub waiting in epoll, a thread blocked on a lock) are not
+    sampled, so shares are of the time the process ran Python or native code under it.
+    """
+
+    def __init__(self, pid, seconds, path, rate=100):
+        self.path = path
+        spy = shutil.which("py-spy", path=os.path.dirname(sys.executable)) or shutil.which("py-spy")
+        if not spy:
+            raise RuntimeError("py-spy is not installed (.venv/bin/pip install py-spy)")
+        command = [spy, "record", "--pid", str(pid), "--duration", str(max(1, int(seconds)))]
+        command += ["--rate", str(rate), "--format", "raw", "--nonblocking", "--output", path]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+    def wait(self, timeout=60):
+        """Wait for the recording to end; return None, or why it failed."""
+        try:
+            _, err = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return "py-spy did not finish"
+        return None if self.process.returncode == 0 else (err.strip().splitlines() or ["py-spy failed"])[0]
+
+
+def _frame_name(frame):
+    """Return 'file:function' of a py-spy frame 'function (path:line)', its path shortened."""
+    function, _, where = frame.rpartition(" (")
+    path = where.rstrip(")").rpartition(":")[0] if where else ""
+    for marker in ("site-packages/", "lib/python3"):
+        if marker in path:
+            path = path.split(marker, 1)[1]
+            break
+    else:
+        path = os.path.relpath(path, ROOT) if path.startswith(str(ROOT)) else os.path.basename(path)
+    return f"{path}:{function or frame}"
+
+
+def hot_spots(path, top=12):
+    """Summarise a raw py-spy recording: (samples, [(self share, name)], [(inclusive share, name)])."""
+    own, within, total = {}, {}, 0
+    with open(path) as recording:
+        for line in recording:
+            stack, _, count = line.rstrip("\n").rpartition(" ")
+            if not count.isdigit():
+                continue
+            count = int(count)
+            total += count
+            names = [_frame_name(frame) for frame in stack.split(";") if frame]
+            if names:
+                own[names[-1]] = own.get(names[-1], 0) + count
+            for name in set(names):
+                within[name] = within.get(name, 0) + count
+
+    def ranked(counts):
+        return [(count / total, name) for name, count in sorted(counts.items(), key=lambda kv: -kv[1])[:top]]
+
+    return total, (ranked(own) if total else []), (ranked(within) if total else [])

@@ -1,5 +1,6 @@
 """Limits by remote address, and on request bodies, before a request reaches the app."""
 
+import socket
 import threading
 from collections import Counter
 
@@ -13,7 +14,26 @@ HANDSHAKE_BURST = 500  # and at once
 MAX_BODY_BYTES = 64 * 1024  # the app takes no request bodies; Engine.IO refuses larger ones anyway
 
 
-def _answer(start_response, status, text):
+class _ThenClose(list):
+    """A response body after which the server closes the connection, whatever it would do."""
+
+    def __init__(self, body, sock):
+        super().__init__(body)
+        self.sock = sock
+
+    def close(self):
+        # gunicorn drops the app's "Connection: close" (a hop-by-hop header) and would keep the
+        # connection for its keep-alive: waiting for a refused body, or for the next request of
+        # an address already refused. It calls close() once the body is sent: shut the
+        # connection then, and its reader finds it ended at once.
+        if self.sock is not None:
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+
+def _answer(environ, start_response, status, text):
     body = text.encode()
     start_response(
         status,
@@ -23,7 +43,7 @@ def _answer(start_response, status, text):
             ("Connection", "close"),
         ],
     )
-    return [body]
+    return _ThenClose([body], environ.get("gunicorn.socket"))
 
 
 class Guard:
@@ -38,7 +58,8 @@ class Guard:
         max_body=MAX_BODY_BYTES,
     ):
         self.app, self.path, self.max_connections, self.max_body = app, path, max_connections, max_body
-        self.handshakes = handshakes or Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST)
+        # Buckets has a length: an empty table is falsy, so compare with None.
+        self.handshakes = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST) if handshakes is None else handshakes
         self.open = Counter()  # address -> open WebSocket connections
         self._lock = threading.Lock()
 
@@ -47,14 +68,17 @@ class Guard:
         if not length.isdigit() or int(length) > self.max_body:
             # Answered before a byte of the body is read; the connection closes after it.
             return _answer(
-                start_response, "413 Content Too Large", f"requests carry at most {self.max_body:,} bytes"
+                environ,
+                start_response,
+                "413 Content Too Large",
+                f"requests carry at most {self.max_body:,} bytes",
             )
         if not environ.get("PATH_INFO", "").startswith(self.path):
             return self.app(environ, start_response)
         address = environ.get("REMOTE_ADDR", "")
         if self.handshakes.take(address) < 0:
             return _answer(
-                start_response, "429 Too Many Requests", "too many new connections from your address"
+                environ, start_response, "429 Too Many Requests", "too many new connections from your address"
             )
         with self._lock:
             if self.open[address] >= self.max_connections:
@@ -64,6 +88,7 @@ class Guard:
                 self.open[address] += 1
         if refused:
             return _answer(
+                environ,
                 start_response,
                 "429 Too Many Requests",
                 f"too many connections from your address (at most {self.max_connections:,})",

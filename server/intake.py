@@ -84,6 +84,8 @@ def read_event(data, known):
         raise Refused(str(exc), ack) from None
     except ValueError as exc:
         raise Refused(f"that request is not valid JSON: {exc}", ack) from None
+    except RecursionError:  # lists or objects nested about a thousand deep: no request is
+        raise Refused("that request is nested too deeply", ack) from None
     if not isinstance(payload, list) or not payload or not isinstance(payload[0], str):
         raise Refused("a request is a list: the event's name, then its data", ack)
     name = payload[0]
@@ -111,7 +113,9 @@ def install(server, buckets, max_bytes):
     def awaited(head, sid):
         """Tell whether a packet is the acknowledgement of one of the server's calls to sid."""
         calls = server.manager.callbacks.get(sid, ())
-        return head.group(1) == "3" and not head.group(2) and _ack(head) in calls
+        # Ids start at 1: the manager keeps its counter of them under 0, which is no call's.
+        ack = _ack(head)
+        return head.group(1) == "3" and not head.group(2) and bool(ack) and ack in calls
 
     def on_message(eio_sid, data):
         connection = server.eio.sockets.get(eio_sid)
@@ -121,8 +125,16 @@ def install(server, buckets, max_bytes):
             return  # binary: the WebSocket closes (websocket.py)
         sid = server.manager.sid_from_eio_sid(eio_sid, "/")
         head = _PACKET.match(data)
-        if head is not None and head.group(1) in ("0", "1"):
-            return handle(eio_sid, data)  # a connect or a disconnect of the client's own
+        if head is not None and head.group(1) == "0" and sid is None:
+            return handle(eio_sid, data)  # the client's connect (another one is refused below)
+        if head is not None and head.group(1) == "1":
+            # The client's disconnect ends its connection too: connecting again on it would
+            # start a new session with a full request limit. (No waiting for the writer to
+            # drain: it may have ended already, and the wait would then never end.)
+            handle(eio_sid, data)
+            if connection is not None:
+                connection.close(wait=False)
+            return
         if sid is None:
             return  # not connected: nobody to answer
         if head is not None and awaited(head, sid):

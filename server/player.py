@@ -10,7 +10,9 @@ MAX_BATCH = 4096  # events in one batch, at most
 # Seconds between batches when the speed allows more than one event each: ten batches a
 # second keep a lecture hall of browsers (hundreds of clients on one process) within reach.
 TICK = 0.1
-SKIP_SLICE = 1 << 16  # events searched between two looks at the controls while skipping
+# Events searched between two looks at the controls while skipping (under 1 ms): a gevent
+# worker serves nobody else during a slice, so a skip must not hold it for longer.
+SKIP_SLICE = 1 << 12
 SKIP_REPORT = 0.2  # seconds between two progress reports while skipping
 
 
@@ -208,7 +210,7 @@ class Player:
         first = self.events
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
         while True:
-            with self._cond:  # held for a slice (about 10 ms), so snapshots stay whole
+            with self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
                 room = self._room(SKIP_SLICE)
                 # Consumed in C: only the last event of a slice is kept.
                 tail = deque(itertools.islice(self._events, room), maxlen=1)

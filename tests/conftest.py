@@ -13,7 +13,7 @@ import redis
 from server import create_app, socketio
 from tests.support.clients import RawClient, RecordingClient
 from tests.support.leaks import leftovers, sockets, threads
-from tests.support.servers import LiveServer, start_listening, stop_processes
+from tests.support.servers import LiveServer, ProductionServer, start_listening, stop_processes
 from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,3 +167,16 @@ def cluster(tmp_path):
             shared.close()
     finally:
         stop_processes(processes)
+
+
+@pytest.fixture(scope="module")
+def production(tmp_path_factory):
+    """Return production(*args): `python -m server` with extra options args, on a free port.
+
+    Module-scoped, so that a module's tests can share a server: each is stopped after the
+    module's last test (or sooner, by its close()). It opens no socket or thread in this process.
+    """
+    logs = tmp_path_factory.mktemp("production")
+    made = Made(lambda *args: ProductionServer(args, log_path=logs / f"server-{len(made) + 1}.log", cwd=ROOT))
+    yield made
+    stop_processes([server.process for server in made])

@@ -46,7 +46,13 @@ class AsyncRecordingClient(Recording):
 
     async def connect(self, wait_timeout=30):
         """Connect over WebSocket only, as the page does; note the extensions the server took."""
-        await self.sio.connect(self.url, transports=["websocket"], wait_timeout=wait_timeout)
+        try:
+            await self.sio.connect(self.url, transports=["websocket"], wait_timeout=wait_timeout)
+        except Exception:
+            # Engine.IO keeps its aiohttp session after a failed connect: close it here.
+            if self.sio.eio.http is not None and not self.sio.eio.http.closed:
+                await self.sio.eio.http.close()
+            raise
         response = getattr(self.sio.eio.ws, "_response", None)  # aiohttp's upgrade response
         if response is not None:
             self.extensions = response.headers.get("Sec-WebSocket-Extensions")

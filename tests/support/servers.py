@@ -1,12 +1,16 @@
 """Servers the tests and benchmarks start: the app in a thread, or whole processes."""
 
+import os
 import socket
 import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from .process import Worker
 from .waiting import wait_for
 
 
@@ -111,3 +115,54 @@ def stop_processes(processes, timeout=10):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout)
+
+
+def wait_until_serving(port, seconds=15):
+    """Wait until the server on a loopback port answers a request for its page."""
+    # The master listens before its worker has imported the app: a request waits in the queue.
+    with socket.create_connection(("127.0.0.1", port), timeout=seconds) as sock:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        answer = sock.recv(64)
+    if not answer.startswith(b"HTTP/1.1 200"):
+        raise AssertionError(f"the server answered {answer!r}")
+
+
+class ProductionServer:
+    """`python -m server` (gunicorn with one gevent worker) on a free loopback port.
+
+    args are extra command-line options; the server's output goes to log_path. close() stops it.
+    """
+
+    def __init__(self, args=(), *, log_path, cwd=None):
+        self.args = list(args)
+        self.log_path = Path(log_path)
+        with open(self.log_path, "wb") as log:  # the child keeps its own copy of the descriptor
+            self.process, self.port = start_listening(
+                lambda port: [sys.executable, "-m", "server", "--port", str(port), *self.args],
+                cwd=cwd,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        self.url = f"http://127.0.0.1:{self.port}"
+        try:
+            self.worker = Worker.of(self.process.pid)
+            wait_until_serving(self.port)
+        except BaseException:
+            self.close()
+            raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def log(self):
+        """Return what the server has written so far."""
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def close(self):
+        """Stop the server (again, harmlessly, if it has stopped)."""
+        stop_processes([self.process])

@@ -1,0 +1,811 @@
+"""The production server (`python -m server`: gunicorn, one gevent worker) against hostile clients.
+
+Everything goes over real sockets to a real server process. Each test shows that the hostile
+client is refused or closed, that the worker's memory, threads and open sockets come back to
+where they were (RSS within RSS_SLACK), and that a well-behaved client streaming meanwhile gets
+exactly the engine's events.
+"""
+
+import base64
+import json
+import os
+import re
+import selectors
+import socket
+import struct
+import time
+import zlib
+from dataclasses import dataclass
+
+import pytest
+
+from server import MAX_FRAME_BYTES
+from server.__main__ import KEEPALIVE
+from server.engine.graph import knight_graph
+from server.engine.search import knight_tour
+from server.limits import BURST, MAX_MESSAGE_BYTES
+from server.player import WINDOW
+from server.wire import encode
+from tests.support.clients import RawClient
+from tests.support.process import MB
+from tests.support.waiting import wait_for
+
+GOOD = {"rows": 6, "cols": 6, "start": 0, "order": "naive", "speed": 0}
+ENGINE = encode(list(knight_tour(knight_graph(6, 6), 0)))  # 367,235 events
+PACE = 5000  # events a second of the good client's run while a hostile one does its worst
+PING_INTERVAL, PING_TIMEOUT = 0.5, 1.0  # seconds, the shared server's: a silent client goes soon
+RSS_SLACK = 15 * MB  # what the worker's memory may grow by in a test (allocator noise)
+# The hostile clients connect from their own loopback addresses, so that the limits by address
+# they run into are theirs, not the good client's (127.0.0.1).
+HOSTILE = "127.0.0.2"
+TOO_MANY = "disconnected for sending too many requests"
+
+TEXT, BINARY, CLOSE = 0x1, 0x2, 0x8  # WebSocket opcodes
+MESSAGE_TOO_BIG, PROTOCOL_ERROR, UNSUPPORTED_DATA = 1009, 1002, 1003  # WebSocket close codes
+
+
+@pytest.fixture(scope="module")
+def site(production):
+    """One production server for the module, with short pings, warmed up by a whole run."""
+    server = production("--ping-interval", str(PING_INTERVAL), "--ping-timeout", str(PING_TIMEOUT))
+    warm_up(server)
+    return server
+
+
+def warm_up(server):
+    """Serve one client a whole run, so that what the worker allocates once is allocated."""
+    good = RawClient(server.url)
+    try:
+        good.emit(1, "start", GOOD)
+        assert wait_for(lambda: good.events("finished"), 30), "the warm-up run did not finish"
+    finally:
+        good.close()
+    assert wait_for(lambda: server.worker.sockets() == 1, 10), "the warm-up connection stayed open"
+
+
+@pytest.fixture
+def opened():
+    """Return opened(thing): thing (a socket, a Wire), closed after the test even if it fails."""
+    things = []
+
+    def keep(thing):
+        things.append(thing)
+        return thing
+
+    yield keep
+    for thing in things:
+        thing.close()
+
+
+class Watch:
+    """The worker of a server at a test's start, to compare it with once the test's clients have gone."""
+
+    def __init__(self, server):
+        self.server, self.worker = server, server.worker
+        assert wait_for(lambda: self.worker.sockets() == 1, 10), (
+            f"the worker has connections open before the test: {self.worker.connections()}"
+        )
+        self.before = self.worker.usage()
+        self.log_from = len(server.log())
+
+    def settled(self):
+        """Wait until the worker holds no more than before (RSS within RSS_SLACK); return its usage."""
+        back = wait_for(lambda: self.worker.usage().within(self.before, RSS_SLACK), 15)
+        after = self.worker.usage()
+        print(f"\n  worker before: {self.before}\n  worker after:  {after}")
+        assert back, f"the worker did not come back: before {self.before}, after {after}"
+        assert self.worker.running(), "the worker was replaced: it crashed or hung"
+        log = self.server.log()[self.log_from :]
+        assert "Traceback" not in log, f"the server logged an error:\n{log}"
+        return after
+
+
+class Streaming:
+    """A well-behaved client running a paced 6x6 run while a test goes on."""
+
+    def __init__(self, client, speed=PACE):
+        self.client = client
+        assert client.call("start", {**GOOD, "speed": speed})["ok"] is True
+
+    def goes_on(self, events=200, timeout=10):
+        """Wait until at least events more events have arrived."""
+        mark = self.client.count()
+        assert wait_for(lambda: self.client.count() >= mark + events, timeout), "the good run stalled"
+
+    def check(self):
+        """Pause the run; what arrived is exactly the engine's first events, with no error."""
+        assert self.client.call("pause") == {"ok": True}
+        events = self.client.events
+        assert len(events) > 0 and self.client.errors == []
+        assert events == ENGINE[: len(events)]
+        self.client.close()
+        return len(events)
+
+
+@dataclass
+class Frame:
+    """A WebSocket frame as the server sent it."""
+
+    opcode: int
+    payload: bytes
+    rsv1: bool = False
+
+    @property
+    def text(self):
+        return self.payload.decode() if self.opcode == TEXT else None
+
+    @property
+    def close_code(self):
+        return struct.unpack("!H", self.payload[:2])[0] if self.opcode == CLOSE else None
+
+
+def frame(opcode, payload=b"", *, length=None, rsv1=False):
+    """Return a client's frame, masked (with a key of zeros: the payload goes as it is).
+
+    length: the length the header declares, if not the payload's.
+    """
+    length = len(payload) if length is None else length
+    first = 0x80 | (0x40 if rsv1 else 0) | opcode
+    if length < 126:
+        head = struct.pack("!BB", first, 0x80 | length)
+    elif length < 1 << 16:
+        head = struct.pack("!BBH", first, 0x80 | 126, length)
+    else:
+        head = struct.pack("!BBQ", first, 0x80 | 127, length)
+    return head + b"\0\0\0\0" + payload
+
+
+def text_frame(text):
+    return frame(TEXT, text.encode())
+
+
+class Wire:
+    """A WebSocket to the server spoken byte by byte over a plain TCP socket, as an attacker would.
+
+    It reads only when told to, and answers no ping unless it is reading.
+    """
+
+    def __init__(self, port, *, headers=(), source=HOSTILE, timeout=5):
+        self.sock = socket.socket()
+        self.buffer = b""
+        self.seen = []  # the text messages read so far, but pings
+        try:
+            self.sock.bind((source, 0))
+            self.sock.settimeout(timeout)
+            self.sock.connect(("127.0.0.1", port))
+            key = base64.b64encode(os.urandom(16)).decode()
+            request = [
+                "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1",
+                f"Host: 127.0.0.1:{port}",
+                "Upgrade: websocket",
+                "Connection: Upgrade",
+                f"Sec-WebSocket-Key: {key}",
+                "Sec-WebSocket-Version: 13",
+                *headers,
+            ]
+            self.sock.sendall(("\r\n".join(request) + "\r\n\r\n").encode())
+            while b"\r\n\r\n" not in self.buffer:
+                data = self.sock.recv(4096)
+                assert data, "the server closed the connection before answering the handshake"
+                self.buffer += data
+        except BaseException:
+            self.sock.close()
+            raise
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        status, *lines = head.decode("latin-1").split("\r\n")
+        self.status = int(status.split()[1])
+        self.headers = {name.lower(): value.strip() for name, value in (line.split(":", 1) for line in lines)}
+        self.address = self.sock.getsockname()
+        self.opened_at = time.monotonic()  # when the server answered the handshake
+
+    def send(self, data):
+        self.sock.sendall(data)
+
+    def send_text(self, text):
+        self.send(text_frame(text))
+
+    def _fill(self, size, deadline):
+        while len(self.buffer) < size:
+            self.sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            data = self.sock.recv(1 << 16)
+            if not data:
+                raise EOFError
+            self.buffer += data
+
+    def read_frame(self, timeout=5):
+        """Return the next frame; None if the connection ends first (EOF, or reset)."""
+        deadline = time.monotonic() + timeout
+        try:
+            self._fill(2, deadline)
+            first, second = self.buffer[0], self.buffer[1]
+            size, start = second & 0x7F, 2
+            if size == 126:
+                self._fill(4, deadline)
+                size, start = struct.unpack("!H", self.buffer[2:4])[0], 4
+            elif size == 127:
+                self._fill(10, deadline)
+                size, start = struct.unpack("!Q", self.buffer[2:10])[0], 10
+            self._fill(start + size, deadline)
+        except (EOFError, ConnectionError):
+            return None
+        payload, self.buffer = self.buffer[start : start + size], self.buffer[start + size :]
+        return Frame(first & 0x0F, payload, bool(first & 0x40))
+
+    def expect(self, wanted, timeout=5, answer_pings=True):
+        """Read frames until a text message for which wanted(text) is true; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                got = self.read_frame(deadline - time.monotonic())
+            except TimeoutError:
+                raise AssertionError(f"no such message came within {timeout} s: {self.seen[-3:]}") from None
+            assert got is not None, "the server closed the connection"
+            if got.text == "2":
+                if answer_pings:
+                    self.send_text("3")
+            elif got.text is not None:
+                self.seen.append(got.text)
+                if wanted(got.text):
+                    return got.text
+
+    def connect(self):
+        """Open the Socket.IO session, as a page does; return the server's Engine.IO open packet."""
+        opened = json.loads(self.expect(lambda text: text.startswith("0"))[1:])
+        self.send_text("40")
+        self.expect(lambda text: text.startswith("40"))
+        self.seen.clear()
+        return opened
+
+    def rest(self, timeout=5):
+        """Read until the connection ends; return the frames that came. Fails if it does not end."""
+        deadline = time.monotonic() + timeout
+        frames = []
+        while True:
+            try:
+                got = self.read_frame(deadline - time.monotonic())
+            except TimeoutError:
+                raise AssertionError(f"the connection is still open after {timeout} s") from None
+            if got is None:
+                return frames
+            frames.append(got)
+            if got.text is not None and got.text != "2":
+                self.seen.append(got.text)
+
+    def until_closed(self, timeout=5):
+        """Read until the server closes the connection; return the bytes after the response's head."""
+        self.sock.settimeout(timeout)
+        while data := self.sock.recv(4096):
+            self.buffer += data
+        return self.buffer
+
+    def close(self):
+        self.sock.close()
+
+
+def errors_in(texts):
+    """Return the messages of the "error" events among text messages."""
+    events = [json.loads(text[2:]) for text in texts if text.startswith("42[")]
+    return [payload["message"] for name, payload in events if name == "error"]
+
+
+def closing(frames):
+    """Return the close frame among frames (the last one), or fail."""
+    closes = [f for f in frames if f.opcode == CLOSE]
+    assert closes, f"no close frame came: {frames[-3:]}"
+    return closes[-1]
+
+
+def gone(worker, address, timeout):
+    """Wait until the worker holds no connection from address; return how long that took."""
+    start = time.monotonic()
+    assert wait_for(lambda: address not in worker.peers(), timeout), f"{address} is still connected"
+    return time.monotonic() - start
+
+
+def lifetimes(worker, wires, timeout):
+    """Wait until the worker holds none of wires {name: Wire}; return {name: seconds each was open}."""
+    gone_at = {}
+
+    def all_gone():
+        peers = worker.peers()
+        for name, wire in wires.items():
+            if name not in gone_at and wire.address not in peers:
+                gone_at[name] = time.monotonic()
+        return len(gone_at) == len(wires)
+
+    assert wait_for(all_gone, timeout), f"still connected: {set(wires) - set(gone_at)}"
+    return {name: gone_at[name] - wire.opened_at for name, wire in wires.items()}
+
+
+def test_a_frame_declaring_100_mb_is_closed_once_64_kb_have_arrived(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    wire = opened(Wire(site.port))
+    assert wire.status == 101
+    wire.connect()
+    # The largest message is taken: a request of exactly 64 KB is answered (as too large a request).
+    head = '421["stop","'
+    wire.send_text(head + "x" * (MAX_FRAME_BYTES - len(head) - 2) + '"]')
+    answer = json.loads(wire.expect(lambda text: text.startswith("431"))[3:])
+    too_large = (
+        f"that request is too large ({MAX_FRAME_BYTES - 1:,} bytes; the limit is {MAX_MESSAGE_BYTES:,})"
+    )
+    assert answer == [{"ok": False, "error": too_large}]
+    with site.worker.peak() as peak:
+        # A text frame declaring 100 MB, then one byte more than 64 KB of it.
+        wire.send(frame(TEXT, length=100 * MB))
+        sent_at = time.monotonic()
+        wire.send(b"9" * (MAX_FRAME_BYTES + 1))
+        code = closing(wire.rest()).close_code
+        closed_after = time.monotonic() - sent_at
+        assert code == MESSAGE_TOO_BIG
+        # The rest of a few MB finds the connection gone.
+        gone(site.worker, wire.address, 5)
+        with pytest.raises(OSError):
+            for _ in range(64):
+                wire.send(b"9" * (1 << 16))
+    good.goes_on()
+    events = good.check()
+    after = watch.settled()
+    print(f"  closed with {code} {closed_after * 1000:.1f} ms after 64 KB + 1 byte arrived;")
+    print(f"  peak RSS {peak.rss / MB:.1f} MB")
+    print(f"  the good client got {events:,} exact events meanwhile")
+    assert peak.rss < watch.before.rss + RSS_SLACK, "the worker took the declared 100 MB"
+    assert after.rss < watch.before.rss + RSS_SLACK
+
+
+def deflate_bomb(inflated=256 * MB):
+    """Return a permessage-deflate payload that inflates to inflated bytes of zeros."""
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = bytes(MB)
+    data = b"".join(squeeze.compress(block) for _ in range(inflated // MB))
+    data += squeeze.flush(zlib.Z_SYNC_FLUSH)
+    return data[:-4]  # a message leaves out the flush's final 00 00 ff ff (RFC 7692)
+
+
+def test_permessage_deflate_is_declined_and_a_compressed_frame_closes_the_connection(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    bomb = deflate_bomb()
+    # Offered exactly as Chromium offers it.
+    wire = opened(
+        Wire(site.port, headers=["Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits"])
+    )
+    assert wire.status == 101
+    assert "sec-websocket-extensions" not in wire.headers, wire.headers
+    wire.connect()
+    with site.worker.peak() as peak:
+        # RSV1 marks a compressed frame: without the extension it is a protocol error, on its header.
+        message = frame(TEXT, bomb, rsv1=True)
+        wire.send(message[:4096])
+        code = closing(wire.rest()).close_code
+        assert code == PROTOCOL_ERROR
+        try:
+            wire.send(message[4096:])
+        except OSError:
+            pass  # the server has closed the connection: the rest may or may not go in before it notices
+        gone(site.worker, wire.address, 5)
+    good.goes_on()
+    events = good.check()
+    after = watch.settled()
+    print(f"  {len(bomb) / 1024:.0f} KB bomb: closed with {code}; peak RSS {peak.rss / MB:.1f} MB")
+    print(f"  the good client got {events:,} exact events meanwhile")
+    assert peak.rss < watch.before.rss + RSS_SLACK
+    assert after.rss < watch.before.rss + RSS_SLACK
+
+
+def test_binary_packets_are_refused_and_binary_frames_close_the_connection(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    wire = opened(Wire(site.port))
+    wire.connect()
+    placeholder = '["start",{"_placeholder":true,"num":0}]'
+    announcing = [
+        "451-" + placeholder,  # one attachment to come
+        "45999999-" + placeholder,  # 999,999 of them
+        "45999999-7" + placeholder,  # and an acknowledgement id
+        "46999999-7[{}]",  # a binary acknowledgement
+        "45" + "9" * 100 + "-" + placeholder,
+    ]
+    with site.worker.peak() as peak:
+        for n, packet in enumerate(announcing):
+            wire.send_text(packet)
+            # Each is answered; a request after it shows the server holds no attachment for it.
+            wire.send_text(f'42{n + 1}["stop"]')
+            wire.expect(lambda text, n=n: text.startswith(f"43{n + 1}["))
+        refused = '42["error",{"message":"binary packets are not accepted"}]'
+        assert wire.seen == [
+            each for n in range(len(announcing)) for each in (refused, f'43{n + 1}[{{"ok":true}}]')
+        ]
+        seen = len(wire.seen)
+        wire.send(frame(BINARY, b"\x04" + bytes(1000)))  # an attachment, as if it were awaited
+        frames = wire.rest()
+    assert closing(frames).close_code == UNSUPPORTED_DATA
+    assert wire.seen[seen:] == [], "the binary frame is not answered: it closes the connection"
+    gone(site.worker, wire.address, 5)
+    good.goes_on()
+    events = good.check()
+    after = watch.settled()
+    print(f"  {len(announcing)} binary packets refused, a binary frame closed with 1003;")
+    print(f"  peak RSS {peak.rss / MB:.1f} MB")
+    print(f"  the good client got {events:,} exact events meanwhile")
+    assert peak.rss < watch.before.rss + RSS_SLACK
+    assert after.rss < watch.before.rss + RSS_SLACK
+
+
+def tcp(port, source=HOSTILE):
+    """Return a plain TCP connection to the server, from source."""
+    sock = socket.socket()
+    try:
+        sock.bind((source, 0))
+        sock.connect(("127.0.0.1", port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def closed_after(socks, timeout, since, trickle=()):
+    """Wait until the server has closed each of socks; return {sock: seconds from since}.
+
+    Every half second, each socket in trickle sends one more byte of a request's headers.
+    """
+    start = time.monotonic()
+    closed = {}
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        next_trickle = start
+        while len(closed) < len(socks) and time.monotonic() < start + timeout:
+            if time.monotonic() >= next_trickle:
+                for sock in trickle:
+                    if sock not in closed:
+                        try:
+                            sock.send(b"X")
+                        except OSError:
+                            pass  # closed: the selector hears of it
+                next_trickle += 0.5
+            for key, _ in selector.select(max(0.0, min(next_trickle - time.monotonic(), 0.5))):
+                try:
+                    data = key.fileobj.recv(4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    closed[key.fileobj] = time.monotonic() - since
+                    selector.unregister(key.fileobj)
+    return closed
+
+
+def test_a_connection_that_sends_no_request_is_closed_within_the_keep_alive(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    start = time.monotonic()
+    silent = [opened(tcp(site.port)) for _ in range(20)]
+    half = opened(tcp(site.port))
+    half.sendall(b"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    trickler = opened(tcp(site.port))  # a slow loris: a byte of headers every half second
+    trickler.sendall(b"GET / HTTP/1.1\r\nX-Slow: ")
+    everyone = [*silent, half, trickler]
+    assert wait_for(lambda: site.worker.sockets() == 2 + len(everyone)), "the worker took the connections"
+    closed = closed_after(everyone, KEEPALIVE + 5, start, trickle=[trickler])
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    times = sorted(closed.values())
+    print(f"  {len(everyone)} connections closed after {times[0]:.2f} to {times[-1]:.2f} s,")
+    print(f"  the slow loris after {closed.get(trickler, float('nan')):.2f} s (keep-alive {KEEPALIVE} s)")
+    print(f"  the good client got {events:,} exact events meanwhile")
+    assert len(closed) == len(everyone), "a connection that sent no whole request is still open"
+    assert KEEPALIVE - 0.5 <= times[0] and times[-1] <= KEEPALIVE + 1.5
+
+
+def test_a_silent_or_stalled_websocket_is_closed_within_ping_interval_plus_timeout(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    # Each reads nothing more after its handshake and sends nothing more after what is listed.
+    silent = opened(Wire(site.port))  # Engine.IO's open, never answered
+    connected = opened(Wire(site.port))
+    connected.send_text("40")  # a Socket.IO session
+    stalled = opened(Wire(site.port))
+    stalled.send_text("40")
+    stalled.send_text(
+        '421["start",' + json.dumps({**GOOD, "rows": 8, "cols": 8}) + "]"
+    )  # a run it never reads
+    wires = {"silent": silent, "connected": connected, "stalled": stalled}
+    took = lifetimes(site.worker, wires, 10)
+    # The server closed them: each reads what was sent to it, then the end of the connection.
+    for wire in wires.values():
+        wire.rest()
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    print("  closed after " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in took.items()))
+    print(f"  the good client got {events:,} exact events meanwhile")
+    limit = PING_INTERVAL + PING_TIMEOUT
+    assert all(limit - 0.1 <= seconds <= limit + 1.0 for seconds in took.values()), took
+    batches = [text for text in stalled.seen if re.match(r'42\d+\["events"', text)]
+    assert len(batches) == WINDOW, "the stalled client was sent the batches it may leave unacknowledged"
+
+
+def http_status(data):
+    """Return the status code of an HTTP response's first bytes, or None if they hold no status line."""
+    match = re.match(rb"HTTP/1\.[01] (\d{3}) ", data)
+    return int(match.group(1)) if match else None
+
+
+def answers(socks, timeout):
+    """Read from each of socks until its status line has come; return {sock: (status, seconds)}."""
+    start, got, data = time.monotonic(), {}, {sock: b"" for sock in socks}
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        while len(got) < len(socks) and time.monotonic() < start + timeout:
+            for key, _ in selector.select(0.5):
+                sock = key.fileobj
+                try:
+                    chunk = sock.recv(4096)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    chunk = b""
+                data[sock] += chunk
+                if http_status(data[sock]) or not chunk:
+                    got[sock] = (http_status(data[sock]), time.monotonic() - start)
+                    selector.unregister(sock)
+    return got
+
+
+POLLING = b"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+
+
+def test_long_polling_is_refused_at_once_and_a_burst_of_it_leaves_nothing(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    # From an address of its own: its handshakes (a polling request counts as one) are its own.
+    source = "127.0.0.3"
+    one = opened(tcp(site.port, source))
+    one.sendall(POLLING)
+    ((status, seconds),) = answers([one], 5).values()
+    assert status == 400 and seconds < 1
+    one.close()
+    burst = []
+    for _ in range(2000):
+        sock = opened(tcp(site.port, source))
+        sock.sendall(POLLING)
+        burst.append(sock)
+    got = answers(burst, 15)
+    for sock in burst:
+        sock.close()
+    statuses = [status for status, _ in got.values()]
+    slowest = max(seconds for _, seconds in got.values())
+    gone_after = time.monotonic()
+    assert wait_for(lambda: site.worker.sockets() == 2, 10), "the worker still holds polling connections"
+    gone_after = time.monotonic() - gone_after
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    counts = {status: statuses.count(status) for status in set(statuses)}
+    print(f"  a polling request: {status} after {seconds * 1000:.0f} ms; a burst of {len(burst)}: {counts},")
+    print(f"  the last answered {slowest:.2f} s after the burst was sent, all gone {gone_after:.2f} s after")
+    print(f"  the good client got {events:,} exact events meanwhile")
+    assert len(got) == len(burst), "some polling requests were not answered"
+    # Refused as a transport not offered, or, past the address's burst of handshakes, as too many.
+    assert set(statuses) <= {400, 429} and statuses.count(400) >= 500
+
+
+def test_an_oversized_body_is_refused_at_once_and_its_connection_closed(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    requests = {
+        "polling": b"POST /socket.io/?EIO=4&transport=polling&sid=x HTTP/1.1\r\n",
+        "page": b"POST / HTTP/1.1\r\n",
+    }
+    took = {}
+    for name, line in requests.items():
+        sock = opened(tcp(site.port))
+        start = time.monotonic()
+        # 10 MB announced; not a byte of it sent.
+        sock.sendall(line + b"Host: 127.0.0.1\r\nContent-Length: 10485760\r\n\r\n")
+        sock.settimeout(KEEPALIVE + 2)
+        response = b""
+        while chunk := sock.recv(4096):
+            response += chunk
+            took.setdefault(name, time.monotonic() - start)
+        closed = time.monotonic() - start
+        assert http_status(response) == 413, response
+        assert b"requests carry at most 65,536 bytes" in response
+        assert closed < 1, f"the connection was closed {closed:.1f} s after the refusal, not at once"
+        took[name] = (took[name], closed)
+        sock.close()
+    assert wait_for(lambda: site.worker.sockets() == 2, 5)
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    for name, (answered, closed) in took.items():
+        print(f"  {name}: 413 after {answered * 1000:.1f} ms, closed after {closed * 1000:.1f} ms")
+    print(f"  the good client got {events:,} exact events meanwhile")
+
+
+def test_connect_and_disconnect_events_are_refused_and_do_not_refill_the_rate_limit(site, connect, raw):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    flooder = raw(site.url)
+    names = ["start", "disconnect", "start", "connect"] * 100
+    for n, name in enumerate(names):
+        if not flooder.emit(n, name, {**GOOD, "paused": True} if name == "start" else None):
+            break
+    assert wait_for(lambda: not flooder.alive, 10), "the flooder is disconnected, whatever it sends"
+    answers = flooder.answers()
+    errors = [payload["message"] for _, payload, _ in flooder.events("error")]
+    for n, (answer,) in answers.items():
+        if names[n] in ("connect", "disconnect"):  # never handled as a request
+            assert answer["ok"] is False and answer["error"].startswith(("unknown event", "too many")), answer
+    unknown = sum(error.startswith("unknown event") for error in errors)
+    too_many = errors.count("too many requests: at most 30 a second; wait a moment")
+    started = sum(answer["ok"] for (answer,) in answers.values())
+    assert errors[-1] == TOO_MANY
+    # The burst's 60 requests were handled (half of them starts, half refused as unknown events);
+    # about as many more were refused as too many before the server hung up.
+    assert BURST <= started + unknown <= BURST + 5 and abs(started - unknown) <= 1
+    assert BURST <= too_many <= BURST + 20 and len(answers) < len(names) // 2
+    # Disconnecting the namespace ends the connection: it cannot come back on it with a new limit.
+    cycler = raw(site.url)
+    for n in range(40):
+        cycler.emit(n, "stop")
+    cycler.send("41")
+    cycler.send("40")
+    for n in range(40, 80):
+        cycler.emit(n, "stop")
+    assert wait_for(lambda: not cycler.alive, 10), "a client that disconnects its namespace is let go"
+    assert sorted(cycler.answers()) == list(range(40)), "nothing after its disconnect was handled"
+    flooder.close()
+    cycler.close()
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    print(f"  interleaved: {len(answers)} of {len(names)} requests answered ({started} starts,")
+    print(f"  {unknown} unknown events, {too_many} too many), then disconnected;")
+    print(f"  the good client got {events:,} exact events meanwhile")
+
+
+def test_a_flood_is_disconnected_and_the_worker_is_idle_soon_after(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    good.goes_on()
+    wire = opened(Wire(site.port))
+    wire.connect()
+    # 300,000 small requests, sent as fast as the socket takes them.
+    flood = memoryview(b"".join(text_frame(f'42{n}["pause"]') for n in range(300_000)))
+    sent, start = 0, time.monotonic()
+    wire.sock.settimeout(0.5)
+    try:
+        while sent < len(flood):
+            sent += wire.sock.send(flood[sent : sent + (1 << 16)])
+    except OSError:
+        pass  # reset, or nothing more taken for half a second: the server has stopped reading
+    gone(site.worker, wire.address, 10)
+    left = time.monotonic()
+    hung_up = left - start  # at most: the server may have let go while the flooder was still sending
+    frames = wire.rest()
+    errors = errors_in(wire.seen)
+    # The burst was handled (each "pause" refused: there is no run), about as many more refused as
+    # too many; then the server hung up, the rest of the flood unread.
+    assert errors[-1] == TOO_MANY and len(errors) < 2 * BURST + 20
+    code = closing(frames).close_code
+    # The worker is idle (the good client's run goes on) within about a second of the flooder leaving.
+    assert wait_for(lambda: site.worker.cpu_share(0.2) < 0.10, 3, interval=0), "the worker stays busy"
+    quiet = time.monotonic() - left
+    share = site.worker.cpu_share(1.0)
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    refused = errors.count("too many requests: at most 30 a second; wait a moment")
+    print(f"  {sent / len(flood):.1%} of the flood ({sent / MB:.2f} MB) went in before the server hung up")
+    print(f"  closed ({code}) within {hung_up:.2f} s: {len(errors)} errors,")
+    print(f"  {refused} of them too many requests;")
+    print(f"  worker idle {quiet:.2f} s after the flooder left, then {share:.1%} of a core over 1 s")
+    print(f"  the good client got {events:,} exact events meanwhile")
+    assert quiet < 1.5 and share < 0.10
+
+
+BIG = "1" + "0" * 120
+ODD = [
+    # (packet, what its error says)
+    ('42{ack}["start",' + json.dumps({**GOOD, "speed": 1e-10}) + "]", "speed"),
+    ('42{ack}["start",{"rows":' + BIG + ',"cols":6,"start":0,"order":"naive","speed":0}]', "too large"),
+    ('42{ack}["speed",{"speed":-' + BIG + "}]", "too large"),
+    ('42{ack}["speed",{"speed":' + BIG + ".5e300}]", "too large"),
+    ("42{ack}[{}]", "a request is a list"),
+    ('42{ack}["start",', "not valid JSON"),
+    ('42{ack}["stop",' + "[" * 5000 + "]" * 5000 + "]", "nested too deeply"),
+    (
+        '42{ack}["class_claim",{"code":"{code}","token":"jeton-été-🎓"}]',
+        "that token does not match the class",
+    ),
+    ('42{ack}["class_claim",{"code":"ÄÖÜ23","token":"x"}]', "there is no class with that code"),
+    ('42{ack}["class_join",{"code":"\\ud800"}]', "there is no class with that code"),
+    ('42{ack}["stärt"]', "unknown event 'stärt'"),
+    ('42{ack}["\\ud800"]', "unknown event"),
+]
+
+
+def test_odd_values_each_get_an_answer(site, connect, raw):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    teacher = raw(site.url)
+    teacher.emit(1, "class_open")
+    assert wait_for(lambda: 1 in teacher.answers())
+    code = teacher.answers()[1][0]["code"]
+    odd = raw(site.url)
+    # A run of its own, which the odd requests and an acknowledgement of "id 0" must not disturb.
+    odd.emit(1000, "start", {**GOOD, "speed": PACE})
+    assert wait_for(lambda: odd.events("events"))
+    odd.send("430[]")
+    for n, (template, error) in enumerate(ODD, 1):
+        # Sent once with an acknowledgement id and once without: answered both times.
+        for ack in (n, None):
+            errors = len(odd.events("error"))
+            odd.send(template.replace("{ack}", str(ack or "")).replace("{code}", code))
+            assert wait_for(lambda e=errors: len(odd.events("error")) > e, 5), f"no error for {template[:60]}"
+            message = odd.events("error")[-1][1]["message"]
+            assert error in message, message
+            if ack:
+                assert wait_for(lambda a=ack: a in odd.answers(), 5), f"no answer for {template[:60]}"
+                assert odd.answers()[ack] == [{"ok": False, "error": message}]
+    assert odd.alive, "odd values never cost a client its connection"
+    assert odd.events("error")[0][1]["message"].startswith("no call of the server's awaits"), (
+        "id 0 is no call"
+    )
+    # Its run went on through all of it, with every event in order.
+    mark = len(odd.events("events"))
+    assert wait_for(lambda: len(odd.events("events")) > mark + 5, 5), "the odd client's run stopped"
+    assert odd.emit(2000, "pause") and wait_for(lambda: 2000 in odd.answers())
+    codes = [code for _, payload, _ in odd.events("events") for code in payload["events"]]
+    assert codes == ENGINE[: len(codes)] and len(codes) > 0
+    teacher.emit(2, "class_end")
+    assert wait_for(lambda: 2 in teacher.answers())
+    teacher.close()
+    odd.close()
+    good.goes_on()
+    events = good.check()
+    watch.settled()
+    print(f"  {2 * len(ODD) + 1} odd packets, each answered;")
+    print(f"  the odd client's own run kept {len(codes):,} exact events")
+    print(f"  the good client got {events:,} exact events meanwhile")
+
+
+def test_an_address_gets_at_most_max_per_address_websockets(production, connect, opened):
+    # Default pings: the held connections stay open, however quiet, for the whole test.
+    server = production("--max-per-address", "5")
+    with server:
+        warm_up(server)
+        watch = Watch(server)
+        good = Streaming(connect(server.url))
+        source = "127.0.0.4"
+        held = [opened(Wire(server.port, source=source)) for _ in range(5)]
+        assert [wire.status for wire in held] == [101] * 5
+        start = time.monotonic()
+        sixth = opened(Wire(server.port, source=source))
+        body = sixth.until_closed()
+        closed = time.monotonic() - start
+        assert sixth.status == 429 and body == b"too many connections from your address (at most 5)"
+        assert closed < 1, f"the refused connection was closed after {closed:.1f} s, not at once"
+        # Another address is not limited by this one's connections.
+        other = opened(Wire(server.port, source="127.0.0.5"))
+        assert other.status == 101
+        other.close()
+        held.pop().close()
+        assert wait_for(lambda: server.worker.sockets() == 2 + len(held), 5), "the closed one is let go"
+        again = opened(Wire(server.port, source=source))
+        assert again.status == 101
+        for wire in [*held, again]:
+            wire.close()
+        good.goes_on()
+        events = good.check()
+        watch.settled()
+    print(f"  5 WebSockets from {source}: the 6th got 429, closed after {closed * 1000:.1f} ms;")
+    print(f"  one closed, the next got 101; the good client got {events:,} exact events meanwhile")
