@@ -12,6 +12,7 @@ from server.engine.search import knight_tour
 from server.runs import runs
 from server.wire import encode
 from tests.support.clients import sent_to
+from tests.support.clock import Clock
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for
 
@@ -193,19 +194,6 @@ def test_one_class_per_instructor_and_no_following_while_leading(people):
     other_code, _ = open_class(other)
     assert other.call("class_join", {"code": code})["ok"] is False
     assert other_code != code
-
-
-class Clock:
-    """A clock that moves only when told to: the limits on guessing codes run on it."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
 
 
 @pytest.fixture

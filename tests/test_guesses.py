@@ -6,19 +6,7 @@ import pytest
 
 from server.class_sessions import CODE_ALPHABET, CODE_LENGTH
 from server.guesses import Guesses, address_key
-
-
-class Clock:
-    """A clock that moves only when told to."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-    def advance(self, seconds):
-        self.now += seconds
+from tests.support.clock import Clock
 
 
 @pytest.fixture
