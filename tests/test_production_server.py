@@ -122,6 +122,13 @@ class Streaming:
         return len(events)
 
 
+def finished(good, watch):
+    """Check that the good run went on exactly and the worker came back; return both figures."""
+    good.goes_on()
+    events = good.check()
+    return events, watch.settled()
+
+
 @dataclass
 class Frame:
     """A WebSocket frame as the server sent it."""
@@ -344,9 +351,7 @@ def test_a_frame_declaring_100_mb_is_closed_once_64_kb_have_arrived(site, connec
         with pytest.raises(OSError):
             for _ in range(64):
                 wire.send(b"9" * (1 << 16))
-    good.goes_on()
-    events = good.check()
-    after = watch.settled()
+    events, after = finished(good, watch)
     print(f"  closed with {code} {closed_after * 1000:.1f} ms after 64 KB + 1 byte arrived;")
     print(f"  peak RSS {peak.rss / MB:.1f} MB")
     print(f"  the good client got {events:,} exact events meanwhile")
@@ -385,9 +390,7 @@ def test_permessage_deflate_is_declined_and_a_compressed_frame_closes_the_connec
         except OSError:
             pass  # the server has closed the connection: the rest may or may not go in before it notices
         gone(site.worker, wire.address, 5)
-    good.goes_on()
-    events = good.check()
-    after = watch.settled()
+    events, after = finished(good, watch)
     print(f"  {len(bomb) / 1024:.0f} KB bomb: closed with {code}; peak RSS {peak.rss / MB:.1f} MB")
     print(f"  the good client got {events:,} exact events meanwhile")
     assert peak.rss < watch.before.rss + RSS_SLACK
@@ -423,9 +426,7 @@ def test_binary_packets_are_refused_and_binary_frames_close_the_connection(site,
     assert closing(frames).close_code == UNSUPPORTED_DATA
     assert wire.seen[seen:] == [], "the binary frame is not answered: it closes the connection"
     gone(site.worker, wire.address, 5)
-    good.goes_on()
-    events = good.check()
-    after = watch.settled()
+    events, after = finished(good, watch)
     print(f"  {len(announcing)} binary packets refused, a binary frame closed with 1003;")
     print(f"  peak RSS {peak.rss / MB:.1f} MB")
     print(f"  the good client got {events:,} exact events meanwhile")
@@ -491,9 +492,7 @@ def test_a_connection_that_sends_no_request_is_closed_within_the_keep_alive(site
     everyone = [*silent, half, trickler]
     assert wait_for(lambda: site.worker.sockets() == 2 + len(everyone)), "the worker took the connections"
     closed = closed_after(everyone, KEEPALIVE + 5, start, trickle=[trickler])
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     times = sorted(closed.values())
     print(f"  {len(everyone)} connections closed after {times[0]:.2f} to {times[-1]:.2f} s,")
     print(f"  the slow loris after {closed.get(trickler, float('nan')):.2f} s (keep-alive {KEEPALIVE} s)")
@@ -519,9 +518,7 @@ def test_a_silent_or_stalled_websocket_is_closed_within_ping_interval_plus_timeo
     # The server closed them: each reads what was sent to it, then the end of the connection.
     for wire in wires.values():
         wire.rest()
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     print("  closed after " + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in took.items()))
     print(f"  the good client got {events:,} exact events meanwhile")
     limit = PING_INTERVAL + PING_TIMEOUT
@@ -585,9 +582,7 @@ def test_long_polling_is_refused_at_once_and_a_burst_of_it_leaves_nothing(site, 
     gone_after = time.monotonic()
     assert wait_for(lambda: site.worker.sockets() == 2, 10), "the worker still holds polling connections"
     gone_after = time.monotonic() - gone_after
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     counts = {status: statuses.count(status) for status in set(statuses)}
     print(f"  a polling request: {status} after {seconds * 1000:.0f} ms; a burst of {len(burst)}: {counts},")
     print(f"  the last answered {slowest:.2f} s after the burst was sent, all gone {gone_after:.2f} s after")
@@ -622,9 +617,7 @@ def test_an_oversized_body_is_refused_at_once_and_its_connection_closed(site, co
         took[name] = (took[name], closed)
         sock.close()
     assert wait_for(lambda: site.worker.sockets() == 2, 5)
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     for name, (answered, closed) in took.items():
         print(f"  {name}: 413 after {answered * 1000:.1f} ms, closed after {closed * 1000:.1f} ms")
     print(f"  the good client got {events:,} exact events meanwhile")
@@ -664,9 +657,7 @@ def test_connect_and_disconnect_events_are_refused_and_do_not_refill_the_rate_li
     assert sorted(cycler.answers()) == list(range(40)), "nothing after its disconnect was handled"
     flooder.close()
     cycler.close()
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     print(f"  interleaved: {len(answers)} of {len(names)} requests answered ({started} starts,")
     print(f"  {unknown} unknown events, {too_many} too many), then disconnected;")
     print(f"  the good client got {events:,} exact events meanwhile")
@@ -700,9 +691,7 @@ def test_a_flood_is_disconnected_and_the_worker_is_idle_soon_after(site, connect
     assert wait_for(lambda: site.worker.cpu_share(0.2) < 0.10, 3, interval=0), "the worker stays busy"
     quiet = time.monotonic() - left
     share = site.worker.cpu_share(1.0)
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     refused = errors.count("too many requests: at most 30 a second; wait a moment")
     print(f"  {sent / len(flood):.1%} of the flood ({sent / MB:.2f} MB) went in before the server hung up")
     print(f"  closed ({code}) within {hung_up:.2f} s: {len(errors)} errors,")
@@ -770,9 +759,7 @@ def test_odd_values_each_get_an_answer(site, connect, raw):
     assert wait_for(lambda: 2 in teacher.answers())
     teacher.close()
     odd.close()
-    good.goes_on()
-    events = good.check()
-    watch.settled()
+    events, _ = finished(good, watch)
     print(f"  {2 * len(ODD) + 1} odd packets, each answered;")
     print(f"  the odd client's own run kept {len(codes):,} exact events")
     print(f"  the good client got {events:,} exact events meanwhile")
@@ -804,8 +791,6 @@ def test_an_address_gets_at_most_max_per_address_websockets(production, connect,
         assert again.status == 101
         for wire in [*held, again]:
             wire.close()
-        good.goes_on()
-        events = good.check()
-        watch.settled()
+        events, _ = finished(good, watch)
     print(f"  5 WebSockets from {source}: the 6th got 429, closed after {closed * 1000:.1f} ms;")
     print(f"  one closed, the next got 101; the good client got {events:,} exact events meanwhile")
