@@ -56,12 +56,12 @@ def _ack(head):
     return int(digits) if 0 < len(digits) <= MAX_ACK_DIGITS else None
 
 
-def read_event(data, known):
+def read_event(data, head, known):
     """Check an EVENT packet's text; raise Refused if it is bad.
 
-    known(name) tells whether the server handles events of that name.
+    head: the text's match of _PACKET, or None; known(name) tells whether the server handles
+    events of that name.
     """
-    head = _PACKET.match(data)
     if head is None:
         raise Refused("that is not a Socket.IO packet")
     kind, namespace, digits = head.groups()
@@ -148,7 +148,7 @@ def install(server, buckets, max_bytes):
                 raise Refused(
                     f"that request is too large ({len(data):,} bytes; the limit is {max_bytes:,})", ack
                 )
-            read_event(data, known)
+            read_event(data, head, known)
         except Refused as refused:
             refuse(eio_sid, str(refused), refused.ack)
             if left < -buckets.burst:
