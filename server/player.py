@@ -38,7 +38,8 @@ class Player:
         self._skipping = False
         self._steps = 0
         self._in_flight = 0
-        self._credit = 0.0
+        # One event's credit up front: at slow speeds the first move shows at once, not a tick later.
+        self._credit = 1.0
         self._credited_at = clock()
         self._stopped = False
         self.budget = budget
@@ -62,6 +63,7 @@ class Player:
         """Go on at the current speed."""
         with self._cond:
             self._paused = False
+            self._credit = max(self._credit, 1.0)
             self._credited_at = self._clock()
             self._cond.notify_all()
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, render_template, send_from_directory
 
-from .engine import ORDERINGS
+from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 
 bp = Blueprint("views", __name__)
@@ -23,7 +23,18 @@ ORDERING_LABELS = {
 
 def page_context():
     """Return what the page's template shows: option lists and limits, from the server's own."""
+    graph = example_graph()
     return {
+        # Read by the page's script, so that it holds no copy of the server's limits or graph.
+        "limits": {
+            "maxSide": MAX_SIDE,
+            "maxSeed": MAX_SEED,
+            "maxBudget": MAX_BUDGET,
+            "speeds": SPEED_STEPS,
+            "defaultSpeed": DEFAULT_SPEED,
+            "orders": list(ORDERINGS),
+            "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},
+        },
         "max_side": MAX_SIDE,
         "max_seed": MAX_SEED,
         "max_budget": MAX_BUDGET,

@@ -23,7 +23,7 @@ MIN_SPEED = 0.1
 MAX_SEED = 2**32 - 1
 MAX_BUDGET = 10**9
 # The speeds the page's slider offers, in events a second; 0 is as fast as the page takes them.
-SPEED_STEPS = (1, 2, 4, 8, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0)
+SPEED_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0)
 DEFAULT_SPEED = 30
 START_FIELDS = ("rows", "cols", "start", "order", "speed")
 GRAPHS = ("knight", "example")  # a board's knight's graph, or the textbook's six-vertex example

@@ -155,6 +155,17 @@ def test_speed_paces_the_events(play, speed):
     assert 0.1 * speed <= sent <= 2 * speed + 2
 
 
+def test_the_first_move_goes_at_once_even_at_the_slowest_speed(play):
+    receiver = Receiver()
+    # Time stands still for this player: only the credit it starts (and resumes) with counts.
+    player = play(receiver, speed=1, clock=lambda: 0.0)
+    assert wait_for(lambda: receiver.count() == 1)
+    player.pause()
+    player.resume()
+    assert wait_for(lambda: receiver.count() == 2)
+    assert not wait_for(lambda: receiver.count() > 2, timeout=0.3)
+
+
 def test_speed_change_takes_effect(play):
     receiver = Receiver()
     player = play(receiver, size=6, speed=2)

@@ -1,4 +1,6 @@
-// The page's run states as a table: what each action leads to and what each control shows.
+// The page's run states as a table (what each action leads to), and the one function that
+// derives every control's label, enabled and hidden state from the page's state: the buttons,
+// the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
 const TRANSITIONS = {
   idle: { play: "playing", step: "paused", skip: "skipping" },
@@ -8,18 +10,43 @@ const TRANSITIONS = {
   finished: { play: "playing", step: "paused", skip: "skipping", reset: "idle" },
 };
 
-/** Return the state an action leads to (the same state if the action does not apply). */
-export function next(state, action) {
-  return TRANSITIONS[state][action] ?? state;
+/** Return the run status an action leads to (the same status if the action does not apply). */
+export function next(status, action) {
+  return TRANSITIONS[status][action] ?? status;
 }
 
-/** Return the label and enabled state of each control in a run state. */
-export function view(state, connected) {
-  const skipping = state === "skipping";
+/** Tell whether a run is under way: a change of settings would throw its work away. */
+export function underWay(status) {
+  return status === "playing" || status === "paused" || status === "skipping";
+}
+
+/** Return each control's {label, enabled, pressed} from the page's state and its runs. */
+export function controls(state, runs) {
+  const { run, klass, settings } = state;
+  const main = runs.main;
+  const following = klass.role === "student";
+  const drive = state.connection === "up" && !following;
+  const skipping = run.status === "skipping";
+  const racing = settings.mode === "compare";
+  // Stepping back and scrubbing work on one board's own events, not while skipping or following.
+  const reviewable = !racing && !skipping && !following;
+  const midLine = run.line !== null && run.line.index < run.line.trace.length - 1;
+  const atEnd = run.status === "finished" && main.atHead() && !midLine;
+  const playing = run.replaying || run.status === "playing";
   return {
-    play: { label: state === "playing" ? "Pause" : "Play", enabled: connected && !skipping },
-    step: { enabled: connected && !skipping },
-    skip: { label: skipping ? "Cancel skip" : "Skip to end", enabled: connected },
-    reset: { enabled: state !== "idle" },
+    play: {
+      label: playing ? "control.pause" : atEnd ? "control.again" : "control.play",
+      enabled: drive && !skipping,
+      pressed: playing,
+    },
+    step: { enabled: drive && !skipping && !atEnd },
+    back: { enabled: reviewable && (main.model.events > main.timeline.first || (run.line?.index ?? 0) > 0) },
+    skip: { label: skipping ? "control.cancelSkip" : "control.skip", enabled: drive && run.status !== "finished" },
+    reset: { enabled: !following && run.status !== "idle" },
+    timeline: { enabled: reviewable && main.timeline.head > 0 },
+    speed: { enabled: !following },
+    setup: { enabled: !following },
+    chooseStart: { enabled: !following && settings.mode !== "example" },
+    help: { enabled: true },
   };
 }

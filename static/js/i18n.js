@@ -1,40 +1,50 @@
-// The page's words in English and Simplified Chinese. English text is the key; {name} marks a
-// value filled in by t().
-import { ZH } from "./zh.js";
+// The page's words: catalogs keyed by message id, one a language, with {name} placeholders.
+// A catalog entry is a string, or an object of plural forms (one, other) chosen by {n}.
+import { EN } from "./words/en.js";
+import { ZH } from "./words/zh.js";
 
-const LANGUAGES = { en: null, zh: ZH };
+export const CATALOGS = { en: EN, zh: ZH };
+const LOCALES = { en: "en", zh: "zh-CN" };
 const STORED = "knights-tour-language";
 let language = "en";
 
-/** Return text in the page's language, with {name} replaced by params.name. */
-export function t(text, params = {}) {
-  const table = LANGUAGES[language];
-  const words = (table && table[text]) || text;
-  return words.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? `{${name}}`));
+/** Return message id in the page's language, its placeholders filled from params. */
+export function t(id, params = {}) {
+  const entry = CATALOGS[language][id] ?? EN[id];
+  if (entry === undefined) {
+    console.error(`No words for message ${id}`);
+    return id;
+  }
+  const text = typeof entry === "string" ? entry
+    : entry[new Intl.PluralRules(LOCALES[language]).select(Number(params.n))] ?? entry.other;
+  return text.replace(/\{(\w+)\}/g, (_, name) => {
+    const value = params[name];
+    if (value === undefined || value === null) return `{${name}}`;
+    return typeof value === "number" ? number(value) : String(value);
+  });
+}
+
+/** Write a number as the page's language does (1,234,567 or 1,234,567; 0.5). */
+export function number(n) {
+  return n.toLocaleString(LOCALES[language]);
 }
 
 /** Return the language the user chose last time (or the browser's, the first time). */
 export function preferredLanguage() {
   const stored = localStorage.getItem(STORED);
-  if (stored in LANGUAGES) return stored;
+  if (Object.hasOwn(CATALOGS, stored ?? "")) return stored;
   return navigator.language?.toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
-/** Switch the page to a language, remember the choice, and translate the marked elements. */
+/** Switch the page's words to lang, remember the choice, and translate the marked elements. */
 export function setLanguage(lang) {
-  language = lang in LANGUAGES ? lang : "en";
+  language = Object.hasOwn(CATALOGS, lang) ? lang : "en";
   localStorage.setItem(STORED, language);
-  document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
-  for (const el of document.querySelectorAll("[data-i18n]")) {
-    el.dataset.i18nSource ??= el.textContent.trim();
-    el.textContent = t(el.dataset.i18nSource);
-  }
-  for (const [attribute, target] of [["i18nLabel", "aria-label"], ["i18nPlaceholder", "placeholder"]]) {
-    for (const el of document.querySelectorAll(`[data-${attribute === "i18nLabel" ? "i18n-label" : "i18n-placeholder"}]`)) {
-      el.setAttribute(target, t(el.dataset[attribute]));
-    }
-  }
-  document.title = t("Knight's Tour Live");
+  document.documentElement.lang = LOCALES[language];
+  for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of document.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  document.title = t("page.title");
 }
 
 /** Return the language in use. */

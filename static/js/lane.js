@@ -2,13 +2,13 @@
 // view shows (which can lag behind what was received, when the user steps back).
 import { connect } from "./connection.js";
 import { apply, createModel, fromSnapshot, undo } from "./model.js";
+import { knightMoves } from "./orderings.js";
 import { Timeline } from "./timeline.js";
-import { t } from "./i18n.js";
 
 export class Lane {
   /**
    * Open a connection for one run. hooks: connection(up), started(run), changed(), progress(snapshot),
-   * finished(result), error(message) - each called with this lane's news.
+   * finished(result), error(message), timedOut() - each called with this lane's news.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -16,6 +16,7 @@ export class Lane {
     this.result = null;   // the 'finished' of the run, once it has ended
     this.model = createModel(1, 1, 0);
     this.timeline = new Timeline();
+    this.graph = null;    // {names, moves} of the example graph, when the run is on it
     this.server = connect({
       connection: (up) => hooks.connection(up),
       started: (run) => this.started(run),
@@ -30,12 +31,34 @@ export class Lane {
     });
   }
 
-  /** Show an empty board (or graph) before any run. */
-  showEmpty(model) {
+  /** Show an empty board (or graph: {names, moves}) before any run. */
+  showEmpty(model, graph = null) {
     this.run = null;
     this.result = null;
     this.model = model;
-    this.timeline.reset(0);
+    this.graph = graph;
+    this.timeline = new Timeline();
+  }
+
+  /** Return each square's moves (the example graph's edges, or the board's knight moves). */
+  moves() {
+    if (this.graph) return this.graph.moves;
+    const { rows, cols } = this.model;
+    if (this.knightMoves?.rows !== rows || this.knightMoves?.cols !== cols) {
+      this.knightMoves = Object.assign(knightMoves(rows, cols), { rows, cols });
+    }
+    return this.knightMoves;
+  }
+
+  /** Return what the lane shows, to be put back by restore(). */
+  stash() {
+    const { run, result, model, timeline, graph } = this;
+    return { run, result, model, timeline, graph };
+  }
+
+  /** Show again what stash() returned (a finished run: nothing more will arrive for it). */
+  restore(saved) {
+    Object.assign(this, saved);
   }
 
   /** Ask the server for a run with these settings; resolve with whether it began. */
@@ -46,7 +69,7 @@ export class Lane {
   /** Send a request (start, pause, resume, step, skip, speed, stop); resolve with its ok. */
   async send(event, payload) {
     const answer = await this.server.request(event, payload);
-    if (answer.timedOut) this.hooks.error(t("The server did not answer; check the connection."));
+    if (answer.timedOut) this.hooks.timedOut();
     return answer.ok;
   }
 
@@ -85,11 +108,16 @@ export class Lane {
   }
 
   started(run) {
+    this.begin(run);
+    this.hooks.started(run);
+  }
+
+  begin(run) {
     this.run = run;
     this.result = null;
+    this.graph = run.graph === "example" ? { names: run.names, moves: run.moves } : null;
     this.model = createModel(run.rows, run.cols, run.start, run.closed);
-    this.timeline.reset(0);
-    this.hooks.started(run);
+    this.timeline = new Timeline();
   }
 
   received(batch) {
@@ -101,31 +129,29 @@ export class Lane {
     const codes = overlap ? batch.events.slice(overlap) : batch.events;
     if (!codes.length) return;
     const following = this.atHead();
-    const first = this.model.events, depth = this.model.path.length;
     this.timeline.push(codes);
     if (following) {
       for (const code of codes) apply(this.model, code);
     }
-    this.hooks.changed(following ? { first, depth, codes } : null);
+    this.hooks.changed();
   }
 
   /** Replace the model with a server snapshot: the events in between were not received. */
   adopt(snapshot, path = snapshot.path) {
     const { rows, cols, start, closed } = this.run;
     this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
-    this.timeline.reset(snapshot.events);
+    this.timeline.jump(snapshot.events, path.length);
   }
 
   /** Take a class's state, on joining it: its run, where the run is, and how it ended. */
   welcomed(state) {
-    this.run = state.run;
-    this.result = null;
     if (state.run) {
-      const { rows, cols, start, closed } = state.run;
-      this.model = createModel(rows, cols, start, closed);
-      this.timeline.reset(0);
+      this.begin(state.run);
       if (state.snapshot) this.adopt(state.snapshot);
       if (state.result) this.ended(state.result);
+    } else {
+      this.run = null;
+      this.result = null;
     }
     this.hooks.classState(state);
   }
@@ -133,7 +159,7 @@ export class Lane {
   caughtUp(snapshot) {
     if (snapshot.run !== this.run?.run) return;
     this.adopt(snapshot);
-    this.hooks.changed(null);
+    this.hooks.changed();
   }
 
   progressed(snapshot) {

@@ -1,0 +1,96 @@
+// The page's inputs: each button, field and click turned into an action or a store update.
+import { controls } from "./controls.js";
+import { parseSquare } from "./notation.js";
+import { exportTour } from "./share.js";
+
+/** Listen to every control of the page; actions: {playback, classroom, boards, limits}. */
+export function bindInputs(els, store, runs, { playback, classroom, boards, limits }) {
+  const on = (el, type, handler) => el.addEventListener(type, handler);
+  const click = (el, handler) => on(el, "click", handler);
+  const setView = (patch) => store.update({ view: patch });
+  const note = (part, id, params = {}) => store.update({ notes: { [part]: id ? { id, params } : null } });
+  const settings = () => store.state.pending?.settings ?? store.state.settings;
+
+  click(els.play, playback.playOrPause);
+  click(els.step, playback.step);
+  click(els.back, playback.stepBack);
+  click(els.skip, playback.skip);
+  click(els.reset, playback.reset);
+  click(els.pendingConfirm, playback.confirm);
+  click(els.pendingCancel, playback.cancel);
+  click(els.undo, playback.undo);
+  on(els.timeline, "input", () => playback.seek(Number(els.timeline.value)));
+  on(els.speed, "input", () => playback.setSpeed(limits.speeds[Number(els.speed.value)]));
+
+  /** Read a whole number from a field, kept within low..high; note on the board when it was not. */
+  function whole(input, low, high, empty = low) {
+    if (input.value.trim() === "") return empty;
+    const value = Math.round(Number(input.value));
+    const kept = Math.min(high, Math.max(low, Number.isFinite(value) ? value : low));
+    if (kept !== value) note("board", "board.clamped", { low, high, typed: input.value, value: kept });
+    else note("board", null);
+    input.value = String(kept);
+    return kept;
+  }
+  on(els.rows, "change", () => playback.change({ rows: whole(els.rows, 1, limits.maxSide) }));
+  on(els.cols, "change", () => playback.change({ cols: whole(els.cols, 1, limits.maxSide) }));
+  on(els.seed, "change", () => playback.change({ seed: whole(els.seed, 0, limits.maxSeed, 0) }));
+  on(els.budget, "change", () => playback.change({ budget: whole(els.budget, 1, limits.maxBudget, null) }));
+  on(els.order, "change", () => playback.change({ order: els.order.value }));
+  on(els.closed, "change", () => playback.change({ closed: els.closed.checked }));
+  on(els.allTours, "change", () => playback.change({ allTours: els.allTours.checked }));
+  on(els.mode, "change", (event) => playback.change({ mode: event.target.value }));
+  on(els.start, "change", () => {
+    const s = settings();
+    const square = s.mode === "example" ? store.state.example.names.indexOf(els.start.value.trim().toUpperCase())
+      : parseSquare(els.start.value, s.rows, s.cols);
+    if (square < 0) {
+      note("board", "board.badStart", { typed: els.start.value });
+      els.start.blur();
+      store.touch();
+      return;
+    }
+    note("board", null);
+    playback.change({ start: square });
+  });
+  click(els.board, (event) => {
+    if (!controls(store.state, runs).chooseStart.enabled) return;
+    const square = boards.squareAt(event.clientX, event.clientY);
+    if (square >= 0) playback.change({ start: square });
+  });
+
+  on(els.hints, "change", () => setView({ hints: els.hints.checked }));
+  on(els.degrees, "change", () => setView({ degrees: els.degrees.checked }));
+  on(els.lesson, "change", () => setView({ lesson: els.lesson.checked }));
+  on(els.lines, "change", () => setView({ lines: els.lines.checked }));
+  on(els.lessonSide, "change", (event) => setView({ side: event.target.value }));
+  on(els.language, "change", () => setView({ language: els.language.value }));
+  click(els.help, () => els.helpDialog.showModal());
+
+  click(els.classOpen, classroom.open);
+  click(els.classJoin, () => classroom.join(els.classCode.value));
+  on(els.classCode, "keydown", (event) => { if (event.key === "Enter") classroom.join(els.classCode.value); });
+  click(els.classLeave, classroom.leave);
+  click(els.classRejoin, classroom.rejoin);
+  click(els.classEnd, classroom.end);
+  click(els.presenter, classroom.togglePresenter);
+  click(els.presenterExit, classroom.togglePresenter);
+
+  async function share(kind) {
+    const m = runs.main.model;
+    const run = runs.main.run ?? { ...store.state.settings, start: m.start };
+    note("share", await exportTour(kind, m, run, boards.image));
+  }
+  click(els.copyLink, async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      note("share", "share.copied");
+    } catch {
+      note("share", "share.copyThis", { url: location.href });
+    }
+  });
+  click(els.exportJson, () => share("json"));
+  click(els.exportNotation, () => share("notation"));
+  click(els.exportPng, () => share("png"));
+  window.matchMedia("(prefers-reduced-motion: reduce)").addEventListener("change", () => store.touch());
+}

@@ -1,0 +1,269 @@
+// The page's runs: the user's actions on them (play, pause, step, step back, scrub, skip,
+// reset, change a setting) and the news of their connections, each turned into store updates.
+import { linesRun } from "./code.js";
+import { controls, next, underWay } from "./controls.js";
+import { createModel } from "./model.js";
+import { squares } from "./settings.js";
+
+export const IDLE_RUN = { status: "idle", replaying: false, since: null, total: 0, line: null, wantLine: false,
+  note: null, progress: null };
+
+/** Return the page's run actions on store and runs ({main, second, active()}). */
+export function createPlayback(store, runs) {
+  const state = () => store.state;
+  const allowed = (name) => controls(state(), runs)[name].enabled;
+  const racing = () => state().settings.mode === "compare";
+
+  /** Move the run status by an action, keeping the search clock and clearing the last note. */
+  function go(action, extra = {}) {
+    const run = state().run;
+    const status = next(run.status, action);
+    const running = status === "playing" || status === "skipping";
+    const now = performance.now();
+    let { since, total } = run;
+    if (running && since === null) since = now;
+    if (!running && since !== null) { total += now - since; since = null; }
+    store.update({ run: { status, since, total, note: null, line: null, ...extra } });
+  }
+
+  function note(id, params = {}) {
+    store.update({ run: { note: { id, params } } });
+  }
+
+  /** Return the settings of a run as the server's 'start' takes them, for one lane. */
+  function payload(lane, paused) {
+    const s = state().settings;
+    const common = { start: s.start, speed: s.speed, paused, closed: s.closed, all_tours: s.allTours,
+      seed: s.seed, budget: s.budget };
+    if (s.mode === "example") return { ...common, graph: "example", order: "naive", closed: false };
+    const order = s.mode === "compare" ? (lane === runs.main ? "naive" : "warnsdorff") : s.order;
+    return { ...common, rows: s.rows, cols: s.cols, order };
+  }
+
+  async function startAll(paused) {
+    store.update({ undo: null });
+    const begun = await Promise.all(runs.active().map((lane) => lane.start(payload(lane, paused))));
+    return begun.every(Boolean);
+  }
+
+  async function sendAll(event, body) {
+    const answers = await Promise.all(runs.active().map((lane) => lane.send(event, body)));
+    return answers.every(Boolean);
+  }
+
+  const ready = () => ["idle", "finished"].includes(state().run.status);
+
+  async function playOrPause() {
+    if (!allowed("play")) return;
+    const run = state().run;
+    if (run.replaying) { stopReplay(); return; }
+    if (!racing() && !runs.main.atHead()) { replay(); return; }
+    if (ready()) await startAll(false);
+    else if (run.status === "playing") { if (await sendAll("pause")) go("pause"); }
+    else if (run.status === "paused" && (await sendAll("resume"))) go("play");
+  }
+
+  async function pauseRun() {
+    if (state().run.replaying) stopReplay();
+    if (state().run.status === "playing" && (await sendAll("pause"))) go("pause");
+  }
+
+  /** Begin tracing, line by line, the code that produces event number at of the main run. */
+  function traceEvent(at) {
+    const main = runs.main;
+    const last = at > main.timeline.first ? main.timeline.at(at - 1) : null;
+    const code = main.timeline.at(at);
+    const trace = linesRun(main.model, main.moves(), main.run, last, code);
+    if (trace.length > 1) store.update({ run: { line: { event: at, index: 0, trace }, wantLine: false } });
+    else { main.forward(); store.update({ run: { line: null, wantLine: false } }); }
+  }
+
+  async function step() {
+    if (!allowed("step")) return;
+    const main = runs.main;
+    const { run, view } = state();
+    if (run.line && run.line.index < run.line.trace.length - 1) {
+      // The last line of a trace is the one that makes its event: the board moves there.
+      const index = run.line.index + 1;
+      if (index === run.line.trace.length - 1) main.forward();
+      store.update({ run: { line: { ...run.line, index } } });
+      return;
+    }
+    const byLine = view.lines && !racing();
+    if (!racing() && !main.atHead()) {
+      await pauseRun();
+      if (byLine) traceEvent(main.model.events);
+      else { main.forward(); store.update({ run: { line: null } }); }
+      return;
+    }
+    if (ready() && !(await startAll(true))) return;
+    if (byLine) store.update({ run: { wantLine: true } });
+    // The event may arrive before the answer: keep the trace it began.
+    if (await sendAll("step")) go("step", { line: state().run.line, wantLine: state().run.wantLine });
+  }
+
+  async function stepBack() {
+    if (!allowed("back")) return;
+    await pauseRun();
+    const line = state().run.line;
+    if (line && line.index > 0) {
+      if (line.index === line.trace.length - 1) runs.main.back();
+      store.update({ run: { line: { ...line, index: line.index - 1 } } });
+      return;
+    }
+    if (runs.main.back()) store.update({ run: { line: null, note: { id: "status.steppedBack", params: { at: runs.main.model.events } } } });
+  }
+
+  async function seek(target) {
+    if (!allowed("timeline")) return;
+    await pauseRun();
+    runs.main.seek(target);
+    store.update({ run: { line: null } });
+  }
+
+  /** Play back the events already received, at the chosen speed, then go on live. */
+  function replay() {
+    if (state().run.status === "playing") sendAll("pause");
+    store.update({ run: { replaying: true, line: null } });
+    let last = performance.now(), credit = 0;
+    const tick = (now) => {
+      if (!state().run.replaying) return;
+      const speed = state().settings.speed;
+      credit += speed ? ((now - last) / 1000) * speed : Infinity;
+      last = now;
+      while (credit >= 1 && runs.main.forward()) credit -= 1;
+      store.touch();
+      if (!runs.main.atHead()) { requestAnimationFrame(tick); return; }
+      stopReplay();
+      if (state().run.status === "paused") playOrPause(); // caught up: the live search goes on
+    };
+    requestAnimationFrame(tick);
+  }
+
+  function stopReplay() {
+    store.update({ run: { replaying: false } });
+  }
+
+  async function skip() {
+    if (!allowed("skip")) return;
+    if (state().run.status === "skipping") {
+      await sendAll("pause"); // the server answers with a last progress report
+      return;
+    }
+    if (state().run.replaying) stopReplay();
+    if (ready() && !(await startAll(true))) return;
+    if ((await sendAll("skip")) && state().run.status !== "finished") go("skip", { progress: null });
+  }
+
+  /** Show the empty board of the current settings, with no run. */
+  function showIdle() {
+    const s = state().settings;
+    const graph = s.mode === "example" ? state().example : null;
+    const model = graph ? createModel(1, graph.names.length, s.start) : createModel(s.rows, s.cols, s.start);
+    for (const lane of [runs.main, runs.second]) lane.showEmpty(model, graph);
+    store.update({ run: IDLE_RUN });
+  }
+
+  function reset() {
+    if (!allowed("reset")) return;
+    if (state().run.status !== "idle" && state().connection === "up") sendAll("stop");
+    store.update({ pending: null, undo: null });
+    showIdle();
+  }
+
+  /**
+   * Change settings (a patch of them). A change would throw a run's work away: while a run is
+   * under way it waits for confirmation; a finished run can be brought back with undo().
+   */
+  function change(patch) {
+    if (!allowed("setup")) return;
+    const { settings, run } = state();
+    const wanted = normalise({ ...settings, ...patch });
+    if (underWay(run.status)) { store.update({ pending: { settings: wanted } }); return; }
+    const undo = run.status === "finished"
+      ? { settings, lanes: [runs.main.stash(), runs.second.stash()] } : null;
+    store.update({ settings: wanted, pending: null, undo });
+    showIdle();
+  }
+
+  /** Take the change waiting for confirmation, ending the run under way. */
+  function confirm() {
+    const pending = state().pending;
+    if (!pending) return;
+    if (state().connection === "up") sendAll("stop");
+    store.update({ settings: pending.settings, pending: null, undo: null });
+    showIdle();
+  }
+
+  /** Drop the change waiting for confirmation: the run goes on as it was. */
+  function cancel() {
+    store.update({ pending: null });
+  }
+
+  /** Bring back the finished run the last change replaced. */
+  function undo() {
+    const saved = state().undo;
+    if (!saved || state().run.status !== "idle") return;
+    runs.main.restore(saved.lanes[0]);
+    runs.second.restore(saved.lanes[1]);
+    store.update({ settings: saved.settings, undo: null, run: { ...IDLE_RUN, status: "finished" } });
+  }
+
+  function normalise(s) {
+    const count = squares(s, state().example);
+    return { ...s, start: s.mode === "example" ? Math.min(s.start, count - 1) : s.start < count ? s.start : 0 };
+  }
+
+  function setSpeed(speed) {
+    if (!allowed("speed")) return;
+    store.update({ settings: { speed } });
+    if (["playing", "paused"].includes(state().run.status)) sendAll("speed", { speed });
+  }
+
+  // The runs' news.
+
+  /** Note a lane's connection going up or down; return true when the page has just come up. */
+  function connection() {
+    const up = runs.active().every((lane) => lane.server.connected());
+    const was = state().connection;
+    const status = state().run.status;
+    // The server ends a page's runs when its connection drops.
+    if (!up && status !== "idle" && status !== "finished") go("reset");
+    store.update({ connection: up ? "up" : was === "connecting" ? "connecting" : "down" });
+    return up && was !== "up";
+  }
+
+  function started(lane) {
+    store.touch();
+    if (lane !== runs.main) return;
+    go(lane.run.paused ? "step" : "play", { progress: null, line: state().run.line, wantLine: state().run.wantLine });
+  }
+
+  function changed(lane) {
+    const run = state().run;
+    if (lane === runs.main && run.wantLine && lane.atHead() && lane.model.events > 0) {
+      // Line by line: the event just arrived is shown by its lines first, the board one event behind.
+      lane.back();
+      traceEvent(lane.model.events);
+    }
+    store.touch();
+  }
+
+  function progressed(lane, snapshot) {
+    if (lane !== runs.main) { store.touch(); return; }
+    if (snapshot.skipping) store.update({ run: { progress: snapshot } });
+    else go("pause", { note: { id: "status.skipCancelled", params: { events: snapshot.events } } });
+  }
+
+  function finished() {
+    if (runs.active().every((each) => each.result)) go("finish");
+    else store.touch();
+  }
+
+  return {
+    playOrPause, step, stepBack, seek, skip, reset, change, confirm, cancel, undo, setSpeed, showIdle,
+    note, go, sendAll, connection, started, changed, progressed, finished,
+    seekFirst: () => seek(runs.main.timeline.first),
+    seekLast: () => seek(runs.main.timeline.head),
+  };
+}

@@ -1,0 +1,68 @@
+// The settings of a run as the page keeps them, their limits (which the server's page states),
+// and the address that sets them up again: every value a link brings is checked.
+
+const MODES = ["board", "compare", "example"];
+const LINK_KEYS = ["class", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
+
+/** Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings. */
+export function readLimits(doc) {
+  return JSON.parse(doc.getElementById("limits").textContent);
+}
+
+/** Return the number of squares (or vertices) of the settings' board or graph. */
+export function squares(settings, example) {
+  return settings.mode === "example" ? example.names.length : settings.rows * settings.cols;
+}
+
+/** Return the settings a page starts with, before its address is read. */
+export function defaultSettings(limits) {
+  return {
+    mode: "board", rows: 5, cols: 5, start: 0, order: limits.orders[0], closed: false, allTours: false,
+    budget: null, speed: limits.defaultSpeed, seed: Math.floor(Math.random() * 1e6), // shown, for repeat runs
+  };
+}
+
+/** Return settings with a link's values (those that are valid) in place; and its class code. */
+export function fromLink(search, settings, limits) {
+  const params = new URLSearchParams(search);
+  const get = (key) => (params.has(key) ? params.get(key) : null);
+  const int = (key, low, high, fallback) => {
+    const raw = get(key);
+    const value = raw !== null && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+    return value >= low && value <= high ? value : fallback;
+  };
+  // Only values in the lists themselves count: never a property every object has, like "constructor".
+  const pick = (key, list, fallback) => (list.includes(get(key)) ? get(key) : fallback);
+  const rows = int("rows", 1, limits.maxSide, settings.rows);
+  const cols = int("cols", 1, limits.maxSide, settings.cols);
+  const mode = pick("mode", MODES, settings.mode);
+  const count = mode === "example" ? limits.example.names.length : rows * cols;
+  const speed = Number(get("speed"));
+  const next = {
+    mode, rows, cols,
+    start: int("start", 0, count - 1, 0),
+    order: pick("order", limits.orders, settings.order),
+    seed: int("seed", 0, limits.maxSeed, settings.seed),
+    closed: get("closed") === "true",
+    allTours: get("all") === "true",
+    budget: int("budget", 1, limits.maxBudget, null),
+    speed: get("speed") !== null && limits.speeds.includes(speed) ? speed : settings.speed,
+  };
+  const code = (get("class") ?? "").toUpperCase();
+  return { settings: next, classCode: /^[A-Z0-9]{5}$/.test(code) ? code : null };
+}
+
+/** Return the page's address for its settings (and the class it is in, if any). */
+export function toLink(settings, classCode) {
+  const values = {
+    class: classCode, mode: settings.mode, rows: settings.rows, cols: settings.cols, start: settings.start,
+    order: settings.order, seed: settings.seed, closed: settings.closed, all: settings.allTours,
+    budget: settings.budget, speed: settings.speed,
+  };
+  const params = new URLSearchParams();
+  for (const key of LINK_KEYS) {
+    const value = values[key];
+    if (value !== false && value !== null && value !== undefined) params.set(key, String(value));
+  }
+  return `?${params}`;
+}

@@ -1,0 +1,54 @@
+// The page's one state. Handlers change it with update(); views subscribe and render from it,
+// at most once an animation frame, however many changes came in between.
+
+export class Store extends EventTarget {
+  #state;
+  #queued = false;
+
+  /** Hold state, the page's whole state as plain data. */
+  constructor(state) {
+    super();
+    this.#state = state;
+  }
+
+  /** Return the current state (treat it as read-only: change it through update). */
+  get state() {
+    return this.#state;
+  }
+
+  /**
+   * Merge a change into the state: an object (or a function of the state returning one) whose
+   * parts replace the state's parts of the same name, each merged one level deep.
+   */
+  update(change) {
+    const patch = typeof change === "function" ? change(this.#state) : change;
+    const next = { ...this.#state };
+    for (const [part, value] of Object.entries(patch)) {
+      const old = next[part];
+      const plain = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+      next[part] = plain(old) && plain(value) ? { ...old, ...value } : value;
+    }
+    this.#state = next;
+    this.dispatchEvent(new Event("change"));
+    this.#schedule();
+  }
+
+  /** Ask for a render without a change of state (the runs' boards received events). */
+  touch() {
+    this.#schedule();
+  }
+
+  /** Call render(state) on each animation frame that follows a change. */
+  subscribe(render) {
+    this.addEventListener("render", () => render(this.#state));
+  }
+
+  #schedule() {
+    if (this.#queued) return;
+    this.#queued = true;
+    requestAnimationFrame(() => {
+      this.#queued = false;
+      this.dispatchEvent(new Event("render"));
+    });
+  }
+}

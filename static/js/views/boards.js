@@ -1,0 +1,49 @@
+// The boards: the knight's board (or the example graph) of the main run, the race's second
+// board, and the key to the hint boxes, shown where the boxes first appear.
+import { nextMoves } from "../lesson.js";
+import { BoardView } from "./board.js";
+import { GraphView } from "./graph.js";
+import { deadEndOf, held, stackOf } from "./facts.js";
+
+/** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
+export function createBoardsView(els, reducedMotion) {
+  const board = new BoardView(els.board, els.boardBox);
+  const graph = new GraphView(els.board, els.boardBox);
+  const second = new BoardView(els.boardSecond, els.boardBoxSecond);
+
+  /** Return what one lane's board draws: its model, hints, degrees and dead end. */
+  function scene(lane, state, runs) {
+    const { view, settings } = state;
+    const hints = view.hints ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
+    const degrees = view.degrees ? lane.moves().map((list) => list.length) : null;
+    const hold = held(state);
+    return { model: lane.model, hints, degrees, hold, deadEnd: hold ? deadEndOf(lane) : null,
+      speed: settings.speed, reducedMotion: reducedMotion.matches };
+  }
+
+  function render(state, runs) {
+    const example = state.settings.mode === "example";
+    if (example) {
+      const lane = runs.main;
+      board.render(null); // the graph has the canvas now
+      graph.render({ model: lane.model, names: lane.graph.names, moves: lane.graph.moves, hold: held(state),
+        reducedMotion: reducedMotion.matches });
+    } else {
+      graph.render(null);
+      const shown = scene(runs.main, state, runs);
+      board.render(shown);
+      els.hintKey.hidden = !shown.hints.length;
+    }
+    if (example) els.hintKey.hidden = true;
+    if (state.settings.mode === "compare") second.render(scene(runs.second, state, runs));
+    els.laneSecond.hidden = state.settings.mode !== "compare";
+  }
+
+  return {
+    render,
+    /** Return the square of the main board under a point of the page, or -1. */
+    squareAt: (x, y) => board.squareAt(x, y),
+    /** Return a PNG of the main board, at twice its size on screen. */
+    image: () => board.image(2),
+  };
+}

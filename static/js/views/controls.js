@@ -1,0 +1,81 @@
+// The controls: every button's label and enabled state, and every form field's value, set from
+// the page's state (a change waiting for confirmation shows its values).
+import { controls } from "../controls.js";
+import { t } from "../i18n.js";
+import { squareName } from "../notation.js";
+
+const ORDER_NOTES = {
+  naive: "order.naiveNote",
+  warnsdorff: "order.warnsdorffNote",
+  "warnsdorff-roth": "order.rothNote",
+  random: "order.randomNote",
+};
+
+/** Return the controls' view. */
+export function createControlsView(els, limits) {
+  const setValue = (input, value) => {
+    // Not while the user types in it: the field keeps their text until they leave it.
+    if (document.activeElement !== input || input.type === "range" || input.type === "checkbox") input.value = value;
+  };
+
+  function render(state, runs) {
+    const c = controls(state, runs);
+    for (const name of ["play", "step", "back", "skip", "reset"]) els[name].disabled = !c[name].enabled;
+    els.play.textContent = t(c.play.label);
+    els.play.setAttribute("aria-pressed", String(c.play.pressed));
+    els.skip.textContent = t(c.skip.label);
+    for (const part of [els.boardSetup, els.searchSetup, els.mode]) part.disabled = !c.setup.enabled;
+    els.speed.disabled = !c.speed.enabled;
+
+    const s = state.pending?.settings ?? state.settings;
+    setValue(els.rows, String(s.rows));
+    setValue(els.cols, String(s.cols));
+    if (document.activeElement !== els.start) {
+      els.start.value = s.mode === "example" ? state.example.names[s.start] : squareName(s.start, s.rows, s.cols);
+    }
+    els.order.value = s.order;
+    els.orderNote.textContent = t(ORDER_NOTES[s.order]) +
+      (s.closed && s.order.startsWith("warnsdorff") ? ` ${t("order.closedNote")}` : "");
+    els.seedField.hidden = s.order !== "random";
+    setValue(els.seed, String(s.seed));
+    els.closed.checked = s.closed;
+    els.allTours.checked = s.allTours;
+    setValue(els.budget, s.budget === null ? "" : String(s.budget));
+    for (const radio of els.mode.querySelectorAll("input")) radio.checked = radio.value === s.mode;
+
+    const step = limits.speeds.indexOf(state.settings.speed);
+    if (step >= 0) els.speed.value = String(step);
+    const speed = state.settings.speed;
+    els.speedOut.textContent = speed ? t("control.speedValue", { n: speed }) : t("control.fastest");
+
+    const main = runs.main;
+    const { first, head } = main.timeline;
+    els.timeline.disabled = !c.timeline.enabled;
+    // The slider spans the whole run; events before the first one kept cannot be reached.
+    els.timeline.max = String(head);
+    els.timeline.value = String(main.model.events);
+    els.timelineOut.textContent = first > 0 && main.model.events === first
+      ? t("control.timelineFrom", { at: main.model.events, head })
+      : t("control.timelineValue", { at: main.model.events, head });
+
+    const noteText = (note) => (note ? t(note.id, note.params) : "");
+    els.boardNote.textContent = noteText(state.notes.board);
+    els.shareNote.textContent = noteText(state.notes.share);
+
+    els.hints.checked = state.view.hints;
+    els.degrees.checked = state.view.degrees;
+    els.lesson.checked = state.view.lesson;
+    els.lines.checked = state.view.lines;
+    for (const radio of document.querySelectorAll("input[name=side]")) radio.checked = radio.value === state.view.side;
+    els.language.value = state.view.language;
+
+    const body = document.body.dataset;
+    body.status = state.run.status;
+    body.mode = state.settings.mode;
+    body.lesson = String(state.view.lesson);
+    body.presenter = String(state.klass.presenter && state.klass.role === "instructor");
+    body.chooseStart = String(c.chooseStart.enabled);
+  }
+
+  return { render };
+}

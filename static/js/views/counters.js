@@ -1,0 +1,63 @@
+// The counters, the race's captions under each board, and the position as text (also the
+// board's own description, which a screen reader reads).
+import { number, t } from "../i18n.js";
+import { position } from "../lesson.js";
+import { nameOf } from "./facts.js";
+
+const TITLES = { naive: "order.naive", warnsdorff: "order.warnsdorff" };
+
+/** Return the counters' view. */
+export function createCountersView(els) {
+  const set = (el, text) => { if (el.textContent !== text) el.textContent = text; };
+
+  function caption(lane) {
+    const m = lane.model;
+    const counts = { visits: m.visits, backtracks: m.backtracks, depth: m.path.length, squares: m.squares };
+    if (!lane.result) return t("race.caption", counts);
+    return t(lane.result.found ? "race.captionFound" : "race.captionDone", counts);
+  }
+
+  function describeBoard(lane, state) {
+    const m = lane.model;
+    const where = position(m, lane.moves());
+    if (state.settings.mode === "example") return t("position.graph", { n: m.path.length, squares: m.squares });
+    if (where.current < 0) {
+      return t("position.empty", { rows: m.rows, cols: m.cols, start: nameOf(lane, m.start) });
+    }
+    return t("position.board", { rows: m.rows, cols: m.cols, square: nameOf(lane, where.current),
+      n: m.path.length, left: m.squares - m.path.length });
+  }
+
+  function positionText(lane) {
+    const where = position(lane.model, lane.moves());
+    if (where.current < 0) return t("position.none");
+    const names = (list) => list.map((s) => nameOf(lane, s)).join(" ") || t("list.none");
+    return t("position.text", { path: names(where.path), square: nameOf(lane, where.current),
+      moves: names(where.free), n: where.free.length });
+  }
+
+  function render(state, runs) {
+    const m = runs.main.model;
+    set(els.visits, number(m.visits));
+    set(els.backtracks, number(m.backtracks));
+    set(els.depth, `${m.path.length} / ${m.squares}`);
+    set(els.tours, number(m.tours));
+    set(els.events, number(m.events));
+    const { total, since } = state.run;
+    const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
+    set(els.elapsed, `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`);
+
+    const racing = state.settings.mode === "compare";
+    set(els.captionMain, racing ? caption(runs.main) : "");
+    set(els.captionSecond, racing ? caption(runs.second) : "");
+    els.titleMain.hidden = els.titleSecond.hidden = !racing;
+    if (racing) {
+      set(els.titleMain, t(TITLES[runs.main.run?.order] ?? "order.naive"));
+      set(els.titleSecond, t(TITLES[runs.second.run?.order] ?? "order.warnsdorff"));
+    }
+    els.board.setAttribute("aria-label", describeBoard(runs.main, state));
+    if (els.position.open) set(els.positionText, positionText(runs.main));
+  }
+
+  return { render };
+}

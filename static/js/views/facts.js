@@ -1,0 +1,67 @@
+// What the views show about a run besides its model, worked out once a frame at most: the
+// search's call stack, the dead end just left, and each square's name.
+import { linesRun } from "../code.js";
+import { callStack, deadEnd } from "../lesson.js";
+import { undo } from "../model.js";
+import { squareName } from "../notation.js";
+
+const memo = new WeakMap(); // lane -> {key, stack}
+
+/** Return a square's (or the example graph's vertex's) name, as the whole page writes it. */
+export function nameOf(lane, square) {
+  return lane.graph ? lane.graph.names[square] : squareName(square, lane.model.rows, lane.model.cols);
+}
+
+/** Return the run settings that decide a lane's move order (the settings', before any run). */
+function orderOf(lane, state, runs) {
+  if (lane.run) return lane.run;
+  const s = state.settings;
+  const order = s.mode === "compare" ? (lane === runs.main ? "naive" : "warnsdorff") : s.mode === "example" ? "naive" : s.order;
+  return { order, seed: s.seed, rows: lane.model.rows, cols: lane.model.cols };
+}
+
+/** Return the search's call stack as the lane's view stands (see lesson.callStack). */
+export function stackOf(lane, state, runs) {
+  const m = lane.model;
+  const key = `${lane.run?.run}:${m.events}:${m.path.length}:${m.rows}x${m.cols}:${state.settings.order}`;
+  const cached = memo.get(lane);
+  if (cached?.key === key && cached.model === m) return cached.stack;
+  const stack = m.path.length ? callStack(m, lane.moves(), orderOf(lane, state, runs), lane.lastShown()) : [];
+  memo.set(lane, { key, model: m, stack });
+  return stack;
+}
+
+/** Return the dead end the knight just backtracked from, with its moves, or null. */
+export function deadEndOf(lane) {
+  const last = lane.lastShown();
+  return typeof last === "number" && last < 0 ? deadEnd(lane.model, lane.moves(), -last - 1) : null;
+}
+
+/** Tell whether the board holds still: marks stay until the next move, as nothing plays. */
+export function held(state) {
+  return !state.run.replaying && state.run.status !== "playing" && state.run.status !== "skipping";
+}
+
+/** Return the lane the lesson panels describe (in a race, the side the user chose). */
+export function lessonLane(state, runs) {
+  return state.settings.mode === "compare" && state.view.side === "second" ? runs.second : runs.main;
+}
+
+const traces = new WeakMap(); // lane -> {key, trace}
+
+/** Return the lines of the code that ran for the last event the lane's view shows, or []. */
+export function lastTrace(lane) {
+  const m = lane.model, last = lane.lastShown();
+  if (last === null) return [];
+  const key = `${lane.run?.run}:${m.events}`;
+  const cached = traces.get(lane);
+  if (cached?.key === key && cached.model === m) return cached.trace;
+  // The lines are worked out from the state before the event: undo it on a copy.
+  const before = undo({ ...m, numbers: m.numbers.slice(), path: m.path.slice() }, last);
+  const at = m.events - 1;
+  if (at > 0 && at - 1 < lane.timeline.first) return []; // the event before it was never received
+  const previous = at > lane.timeline.first ? lane.timeline.at(at - 1) : null;
+  const trace = linesRun(before, lane.moves(), lane.run, previous, last);
+  traces.set(lane, { key, model: m, trace });
+  return trace;
+}

@@ -1,0 +1,99 @@
+// The lesson panels: the code with the lines that ran, the call stack numbered as the board is,
+// the dead end just left and why, the depth chart, and the textbook's estimate of the work.
+import { CODE, eventLine } from "../code.js";
+import { t } from "../i18n.js";
+import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
+import { DepthChart } from "./chart.js";
+import { deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "./facts.js";
+
+const SHOWN_LEVELS = 8;
+const SQUARE_PARAMS = ["square", "move", "start"]; // a trace's params that are squares, to be named
+const BOOK_BOARDS = ["5x5", "6x6"]; // the boards whose estimate the book works out with a rounded k
+
+/** Return the lesson panels' view. */
+export function createLessonView(els) {
+  const chart = new DepthChart(els.chart);
+  const lines = CODE.map(() => document.createElement("span"));
+  els.code.replaceChildren(...lines);
+  let language = null;
+  const estimates = new WeakMap(); // moves -> the estimates, which only the board decides
+
+  function renderCode(state, lane) {
+    if (language !== state.view.language) {
+      language = state.view.language;
+      CODE.forEach(({ text, comment }, i) => {
+        lines[i].textContent = `${comment ? `${text.padEnd(28)}# ${t(comment)}` : text}\n`;
+      });
+    }
+    // Line by line, one line is lit; else the lines the last event ran, its own line brightest.
+    const step = state.run.line;
+    const trace = step ? step.trace.slice(0, step.index + 1) : held(state) ? lastTrace(lane) : [];
+    const now = step ? step.trace[step.index].line : trace.length ? trace[trace.length - 1].line : eventLine(lane.lastShown());
+    const ran = new Set(step ? [] : trace.map((entry) => entry.line));
+    lines.forEach((span, i) => {
+      span.classList.toggle("now", i + 1 === now);
+      span.classList.toggle("ran", ran.has(i + 1) && i + 1 !== now);
+    });
+    const entry = step ? step.trace[step.index] : trace[trace.length - 1];
+    const params = {};
+    for (const [key, value] of Object.entries(entry?.params ?? {})) {
+      params[key] = SQUARE_PARAMS.includes(key) ? nameOf(lane, value) : value;
+    }
+    els.lineNote.textContent = entry ? t(entry.note, params) : "";
+  }
+
+  function renderStack(state, runs, lane) {
+    const stack = stackOf(lane, state, runs);
+    const shown = stack.slice(-SHOWN_LEVELS).reverse();
+    const rows = shown.map((level) => {
+      const li = document.createElement("li");
+      li.value = level.visit;
+      li.textContent = t("stack.level", {
+        visit: level.visit, square: nameOf(lane, level.square),
+        rest: level.toTry.length ? level.toTry.map((s) => nameOf(lane, s)).join(t("list.comma")) : t("list.none"),
+      });
+      return li;
+    });
+    if (stack.length > shown.length) {
+      const li = document.createElement("li");
+      li.className = "more";
+      li.textContent = t("stack.more", { n: stack.length - shown.length });
+      rows.push(li);
+    }
+    els.stack.replaceChildren(...rows);
+    const dead = held(state) ? deadEndOf(lane) : null;
+    const why = dead?.complete ? "deadEnd.complete" : dead?.blocked ? "deadEnd.blocked" : "deadEnd.tried";
+    els.deadEnd.textContent = dead ? t(why, {
+      square: nameOf(lane, dead.square), n: dead.moves.length,
+      moves: dead.moves.map(({ square, visit }) => visit
+        ? t("deadEnd.move", { square: nameOf(lane, square), visit })
+        : t("deadEnd.free", { square: nameOf(lane, square) })).join(t("list.comma")),
+    }) : "";
+  }
+
+  function renderAnalysis(state, lane) {
+    if (lane.graph) { els.analysis.textContent = ""; return; }
+    const moves = lane.moves();
+    if (!estimates.has(moves)) estimates.set(moves, { ours: treeEstimate(moves), book: bookEstimate(moves) });
+    const { ours, book } = estimates.get(moves);
+    const m = lane.model;
+    els.analysis.textContent = t("lesson.estimate", {
+      k: Number(ours.branching.toFixed(2)), n: m.squares, nodes: scientific(ours.log10), visits: m.visits,
+    }) + (BOOK_BOARDS.includes(`${m.rows}x${m.cols}`)
+      ? ` ${t("lesson.bookEstimate", { bookK: book.k, bookNodes: scientific(book.log10, 2), k: Number(ours.branching.toFixed(2)) })}`
+      : "");
+  }
+
+  function render(state, runs) {
+    const racing = state.settings.mode === "compare";
+    els.lessonSide.hidden = !racing;
+    if (!state.view.lesson) return;
+    const lane = lessonLane(state, runs);
+    renderCode(state, lane);
+    renderStack(state, runs, lane);
+    renderAnalysis(state, lane);
+    chart.render({ buckets: lane.timeline.depths(lane.model.events), maxDepth: lane.model.squares, at: lane.model.events });
+  }
+
+  return { render };
+}

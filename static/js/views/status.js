@@ -1,0 +1,108 @@
+// The status line (what is happening and what to do next), the question a change waiting for
+// confirmation asks, the undo offer, and what a screen reader hears of the moves.
+import { whyNoTour } from "../feasibility.js";
+import { t } from "../i18n.js";
+import { nameOf } from "./facts.js";
+
+const LANE_NAMES = { naive: "order.naive", warnsdorff: "order.warnsdorff" };
+const CLASS_STATES = {
+  playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",
+  away: "status.classAway", finished: null,
+};
+
+/** Say what a finished run found, in a sentence. */
+function describe(lane) {
+  const { result, run } = lane;
+  const p = { visits: result.visits, backtracks: result.backtracks, events: result.events, tours: result.tours,
+    where: nameOf(lane, run.start), squares: lane.model.squares };
+  const closed = run.closed ? "Closed" : "";
+  if (result.stopped) return t(result.tours ? "outcome.stoppedTours" : "outcome.stopped", { ...p, n: result.tours });
+  if (run.all_tours && result.tours) return t(`outcome.all${closed}`, { ...p, n: result.tours });
+  if (lane.graph && result.found) {
+    return t("outcome.graph", { ...p, n: result.backtracks, names: result.path.map((v) => lane.graph.names[v]).join(t("list.comma")) });
+  }
+  if (result.found) return t(`outcome.found${closed}`, p);
+  return t(`outcome.none${closed}`, p);
+}
+
+/** Return the name of a lane's ordering, in the race. */
+function laneName(lane) {
+  return t(LANE_NAMES[lane.run?.order] ?? "order.naive");
+}
+
+/** Return the status line's text. */
+function statusText(state, runs) {
+  const { run, settings, klass } = state;
+  if (state.connection === "connecting") return t("status.connecting");
+  if (state.connection === "down") return t("status.lost");
+  if (klass.role === "student") {
+    if (!runs.main.run) return t("status.classWaiting", { code: klass.code });
+    const id = CLASS_STATES[klass.control];
+    if (id && run.status !== "finished") return t(id, { code: klass.code });
+  }
+  if (run.note) return t(run.note.id, run.note.params);
+  const main = runs.main;
+  switch (run.status) {
+    case "idle": {
+      const why = settings.mode === "example" ? null
+        : whyNoTour(settings.rows, settings.cols, settings.start, settings.closed);
+      return why ? t("status.noTour", { why: t(why.text, why) }) : t("status.ready");
+    }
+    case "playing": {
+      if (run.replaying) return t("status.replaying");
+      if (settings.mode === "compare") {
+        const done = runs.active().find((lane) => lane.result);
+        if (done) return t("status.raceOneDone", { name: laneName(done), outcome: describe(done),
+          other: laneName(runs.active().find((lane) => !lane.result)) });
+      }
+      return t(settings.closed && settings.order.startsWith("warnsdorff") && settings.mode === "board"
+        ? "status.searchingClosedWarnsdorff" : "status.searching");
+    }
+    case "paused":
+      if (run.replaying) return t("status.replaying");
+      return t(run.line ? "status.pausedLine" : "status.paused");
+    case "skipping": {
+      const p = run.progress;
+      return p ? t("status.skipProgress", { events: p.events, rate: Math.round(p.rate), depth: p.path.length,
+        squares: main.model.squares, seconds: p.elapsed.toFixed(1) }) : t("status.skipping");
+    }
+    case "finished":
+      if (!main.result) return t("status.paused");
+      if (settings.mode !== "compare") return describe(main);
+      return runs.active().map((lane) => t("outcome.named", { name: laneName(lane), outcome: describe(lane) })).join(" ");
+    default:
+      return "";
+  }
+}
+
+/** Return the status view, which also speaks the latest move, at most about once a second. */
+export function createStatusView(els) {
+  let spoken = { at: -Infinity, text: "" };
+
+  function announce(state, runs) {
+    const main = runs.main, code = main.lastShown(), now = performance.now();
+    if (code === null || now - spoken.at < 1000) return;
+    const text = code === "found" ? t("announce.found")
+      : code >= 0 ? t("announce.visit", { square: nameOf(main, code) })
+      : t("announce.back", { square: nameOf(main, -code - 1) });
+    if (text === spoken.text) return;
+    spoken = { at: now, text };
+    els.announcer.textContent = text;
+  }
+
+  function render(state, runs) {
+    const text = statusText(state, runs);
+    if (els.status.textContent !== text) els.status.textContent = text;
+    const main = runs.main;
+    document.body.dataset.result = state.run.status !== "finished" || !main.result ? ""
+      : main.result.stopped ? "stopped" : main.result.found ? "found" : "none";
+    els.pending.hidden = !state.pending;
+    if (state.pending) {
+      els.pendingText.textContent = t("pending.text");
+    }
+    els.undoBar.hidden = !state.undo || state.run.status !== "idle";
+    announce(state, runs);
+  }
+
+  return { render };
+}
