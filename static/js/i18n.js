@@ -24,7 +24,7 @@ export function t(id, params = {}) {
   });
 }
 
-/** Write a number as the page's language does (1,234,567 or 1,234,567; 0.5). */
+/** Write a number as the page's language writes it. */
 export function number(n) {
   return n.toLocaleString(LOCALES[language]);
 }

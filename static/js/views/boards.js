@@ -21,7 +21,19 @@ export function createBoardsView(els, reducedMotion) {
       speed: settings.speed, reducedMotion: reducedMotion.matches };
   }
 
+  /** Size the frame to the board's shape, so the layout leaves no gap around it. */
+  function shape(state, runs) {
+    const { mode } = state.settings, { rows, cols } = runs.main.model;
+    const board = mode === "example" ? "1.6" : `${cols} / ${rows}`;
+    const frame = mode === "example" ? "1.6" : `${mode === "compare" ? 2 * cols : cols} / ${rows}`;
+    if (els.boardFrame.style.getPropertyValue("--aspect") !== frame) {
+      els.boardFrame.style.setProperty("--aspect", frame);
+      els.boardFrame.style.setProperty("--board-aspect", board);
+    }
+  }
+
   function render(state, runs) {
+    shape(state, runs);
     const example = state.settings.mode === "example";
     if (example) {
       const lane = runs.main;

@@ -32,7 +32,7 @@ export function createCountersView(els) {
     const where = position(lane.model, lane.moves());
     if (where.current < 0) return t("position.none");
     const names = (list) => list.map((s) => nameOf(lane, s)).join(" ") || t("list.none");
-    return t("position.text", { path: names(where.path), square: nameOf(lane, where.current),
+    return t(lane.graph ? "position.textGraph" : "position.text", { path: names(where.path), square: nameOf(lane, where.current),
       moves: names(where.free), n: where.free.length });
   }
 
@@ -45,7 +45,7 @@ export function createCountersView(els) {
     set(els.events, number(m.events));
     const { total, since } = state.run;
     const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
-    set(els.elapsed, `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`);
+    set(els.elapsed, t("count.seconds", { seconds: seconds.toFixed(seconds < 10 ? 2 : 1) }));
 
     const racing = state.settings.mode === "compare";
     set(els.captionMain, racing ? caption(runs.main) : "");

@@ -48,10 +48,10 @@ export function createLessonView(els) {
     const rows = shown.map((level) => {
       const li = document.createElement("li");
       li.value = level.visit;
-      li.textContent = t("stack.level", {
-        visit: level.visit, square: nameOf(lane, level.square),
-        rest: level.toTry.length ? level.toTry.map((s) => nameOf(lane, s)).join(t("list.comma")) : t("list.none"),
-      });
+      const square = nameOf(lane, level.square);
+      li.textContent = level.toTry.length
+        ? t("stack.level", { visit: level.visit, square, rest: level.toTry.map((s) => nameOf(lane, s)).join(t("list.comma")) })
+        : t("stack.levelDone", { visit: level.visit, square });
       return li;
     });
     if (stack.length > shown.length) {
@@ -76,12 +76,11 @@ export function createLessonView(els) {
     const moves = lane.moves();
     if (!estimates.has(moves)) estimates.set(moves, { ours: treeEstimate(moves), book: bookEstimate(moves) });
     const { ours, book } = estimates.get(moves);
-    const m = lane.model;
-    els.analysis.textContent = t("lesson.estimate", {
-      k: Number(ours.branching.toFixed(2)), n: m.squares, nodes: scientific(ours.log10), visits: m.visits,
-    }) + (BOOK_BOARDS.includes(`${m.rows}x${m.cols}`)
-      ? ` ${t("lesson.bookEstimate", { bookK: book.k, bookNodes: scientific(book.log10, 2), k: Number(ours.branching.toFixed(2)) })}`
-      : "");
+    const m = lane.model, k = Number(ours.branching.toFixed(2));
+    const estimate = t("lesson.estimate", { k, n: m.squares, nodes: scientific(ours.log10), visits: m.visits });
+    els.analysis.textContent = BOOK_BOARDS.includes(`${m.rows}x${m.cols}`)
+      ? estimate + t("list.sentences") + t("lesson.bookEstimate", { bookK: book.k, bookNodes: scientific(book.log10, 2), k })
+      : estimate;
   }
 
   function render(state, runs) {

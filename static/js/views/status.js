@@ -69,7 +69,7 @@ function statusText(state, runs) {
     case "finished":
       if (!main.result) return t("status.paused");
       if (settings.mode !== "compare") return describe(main);
-      return runs.active().map((lane) => t("outcome.named", { name: laneName(lane), outcome: describe(lane) })).join(" ");
+      return runs.active().map((lane) => t("outcome.named", { name: laneName(lane), outcome: describe(lane) })).join(t("list.sentences"));
     default:
       return "";
   }
@@ -78,10 +78,20 @@ function statusText(state, runs) {
 /** Return the status view, which also speaks the latest move, at most about once a second. */
 export function createStatusView(els) {
   let spoken = { at: -Infinity, text: "" };
+  let later = 0;
 
   function announce(state, runs) {
     const main = runs.main, code = main.lastShown(), now = performance.now();
-    if (code === null || now - spoken.at < 1000) return;
+    if (code === null) {
+      spoken = { at: -Infinity, text: "" };
+      return;
+    }
+    // At most about once a second; a move held back is spoken when the second is up.
+    if (now - spoken.at < 1000) {
+      clearTimeout(later);
+      later = setTimeout(() => announce(state, runs), 1000 - (now - spoken.at));
+      return;
+    }
     const text = code === "found" ? t("announce.found")
       : code >= 0 ? t("announce.visit", { square: nameOf(main, code) })
       : t("announce.back", { square: nameOf(main, -code - 1) });

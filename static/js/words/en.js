@@ -57,6 +57,7 @@ export const EN = {
   "count.backtracks": "Backtracks",
   "count.depth": "Depth",
   "count.elapsed": "Elapsed",
+  "count.seconds": "{seconds} s",
   "count.tours": "Tours",
   "count.events": "Events",
 
@@ -127,6 +128,7 @@ export const EN = {
   "position.text": { one: "Path: {path}. The knight is on {square}; {n} move to a free square: {moves}.", other: "Path: {path}. The knight is on {square}; {n} moves to free squares: {moves}." },
   "position.empty": "A board of {rows} rows and {cols} columns; the knight will start on {start}. Click a square to start there instead.",
   "position.board": "A board of {rows} rows and {cols} columns. The knight is on {square} after {n} squares; {left} squares are left.",
+  "position.textGraph": "Path: {path}. The search is at {square}; its edges to vertices not on the path: {moves}.",
   "position.graph": "The textbook's example graph: {n} of {squares} vertices on the path.",
 
   "lesson.area": "How the search works",
@@ -161,6 +163,7 @@ export const EN = {
   "line.returnFalse": "Return False from the call for {square}.",
 
   "stack.level": "{visit}. {square}: still to try {rest}",
+  "stack.levelDone": "{visit}. {square}: nothing left to try",
   "stack.more": { one: "… {n} more level below", other: "… {n} more levels below" },
   "deadEnd.blocked": { one: "Dead end at {square}: its {n} move lands on a square already on the path: {moves}.", other: "Dead end at {square}: all {n} of its moves land on squares already on the path: {moves}." },
   "deadEnd.tried": "Back from {square}: every move from it was tried and led to a dead end further on. Its moves: {moves}.",
@@ -168,6 +171,7 @@ export const EN = {
   "deadEnd.move": "{square} (visit {visit})",
   "deadEnd.free": "{square} (free)",
   "list.comma": ", ",
+  "list.sentences": " ",
   "list.none": "none",
 
   "class.legend": "Class",
