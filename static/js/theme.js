@@ -1,5 +1,7 @@
-// Every colour, size and timing the board uses, in one place.
+// Every colour, size and timing the board uses, in one place. Text colours keep at least 4.5:1
+// contrast against the squares they are drawn on.
 export const STYLE = {
+  paper: "#ffffff",           // around the board, behind its coordinates
   square: "#ffffff",          // white: not on the path (the textbook's colouring)
   squareAlt: "#f4f1ea",       // faint checker so an empty board reads as a board
   gray: "#9aa1a9",            // gray: on the path
@@ -9,23 +11,22 @@ export const STYLE = {
   current: "#f2c230",         // the knight's square: yellow, and outlined
   currentEdge: "#14181c",
   backtrack: "#d7263d",       // a square the knight just left by backtracking
-  backtrackMs: 650,           // how long a backtracked square keeps fading to white
+  backtrackMs: 650,           // how long, while playing, a backtracked square fades to white
   path: "rgba(20, 60, 140, 0.65)",
   closing: "rgba(20, 60, 140, 0.85)",
-  hint: "#0b5cad",             // a move still to try, with its onward moves
-  degree: "#a3a8ae",           // the moves from each square on an empty board
+  hint: "#0b5cad",            // a move still to try, with its onward moves
+  degree: "#5f6670",          // the moves from each square on an empty board: 5.8:1 on white,
+                              // 5.1:1 on the checker; quieter than a hint by weight and size
+  deadEnd: "#6a1b9a",         // the moves out of a dead end, and the path's squares they land on
+  coordinate: "#4b5563",      // file letters and rank numbers in the margin
+  coordinateMin: 9,           // the smallest coordinate text, in px; fewer labels below that
+  coordinateMax: 18,
+  depthBand: "rgba(20, 60, 140, 0.3)", // the chart's range of depths over each stretch of events
+  depthGoal: "#1f6feb",       // the chart's line at a tour's depth
   knight: "#14181c",
   knightEdge: "#ffffff",
   glideMaxMs: 260,            // the knight glides at slow speeds ...
   glideMinSpeed: 25,          // ... and jumps at this many events per second and above
   font: "600 {size}px system-ui, 'DejaVu Sans', sans-serif",
-};
-
-// One line on each ordering the search offers, shown under the Ordering menu.
-export const ORDERINGS = {
-  naive: "Tries the moves in order of square number, as the textbook's first version does.",
-  warnsdorff: "Warnsdorff's rule: tries first the square with the fewest onward moves.",
-  "warnsdorff-roth": "Warnsdorff's rule, breaking ties toward the square furthest from the centre, " +
-    "which keeps it from stalling on large boards.",
-  random: "Tries the moves in a shuffled order; the same seed gives the same run.",
+  quietFont: "400 {size}px system-ui, 'DejaVu Sans', sans-serif",
 };

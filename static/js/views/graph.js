@@ -27,10 +27,11 @@ export class GraphView {
    * vertices' names and moves each vertex's out-neighbours; null stops drawing.
    */
   render(scene) {
-    const shown = this.scene;
+    const old = this.scene;
     this.scene = scene;
     if (!scene) return;
-    if (!shown || !this.size) this.fit();
+    // Shown again, the canvas may have been sized by another view meanwhile.
+    if (!old) this.fit();
     else this.invalidate();
   }
 
