@@ -260,8 +260,14 @@ export function createPlayback(store, runs) {
     else store.touch();
   }
 
+  // One action at a time, in the order pressed: a second Step pressed before the first's answer
+  // must not start a second run, nor overtake it.
+  let queue = Promise.resolve();
+  const serial = (action) => (...args) => (queue = queue.then(() => action(...args)).catch(console.error));
+
   return {
-    playOrPause, step, stepBack, seek, skip, reset, change, confirm, cancel, undo, setSpeed, showIdle,
+    playOrPause: serial(playOrPause), step: serial(step), stepBack: serial(stepBack), skip: serial(skip),
+    seek, reset, change, confirm, cancel, undo, setSpeed, showIdle,
     note, go, sendAll, connection, started, changed, progressed, finished,
     seekFirst: () => seek(runs.main.timeline.first),
     seekLast: () => seek(runs.main.timeline.head),

@@ -126,8 +126,8 @@ export const EN = {
   "position.title": "The position as text",
   "position.none": "The knight has not moved yet.",
   "position.text": { one: "Path: {path}. The knight is on {square}; {n} move to a free square: {moves}.", other: "Path: {path}. The knight is on {square}; {n} moves to free squares: {moves}." },
-  "position.empty": "A board of {rows} rows and {cols} columns; the knight will start on {start}. Click a square to start there instead.",
-  "position.board": "A board of {rows} rows and {cols} columns. The knight is on {square} after {n} squares; {left} squares are left.",
+  "position.empty": "The {rows} × {cols} board; the knight will start on {start}. Click a square to start there instead.",
+  "position.board": "The {rows} × {cols} board. The knight is on {square} after {n} squares; {left} squares are left.",
   "position.textGraph": "Path: {path}. The search is at {square}; its edges to vertices not on the path: {moves}.",
   "position.graph": "The textbook's example graph: {n} of {squares} vertices on the path.",
 

@@ -126,8 +126,8 @@ export const ZH = {
   "position.title": "用文字描述当前局面",
   "position.none": "骑士还没有移动。",
   "position.text": { one: "路径：{path}。骑士在 {square}；可走到 {n} 个不在路径上的方格：{moves}。", other: "路径：{path}。骑士在 {square}；可走到 {n} 个不在路径上的方格：{moves}。" },
-  "position.empty": "{rows} 行 {cols} 列的棋盘；骑士将从 {start} 出发。点击一个方格可改为从那里出发。",
-  "position.board": "{rows} 行 {cols} 列的棋盘。骑士走过 {n} 个方格后位于 {square}；还剩 {left} 个方格。",
+  "position.empty": "{rows} × {cols} 棋盘；骑士将从 {start} 出发。点击一个方格可改为从那里出发。",
+  "position.board": "{rows} × {cols} 棋盘。骑士走过 {n} 个方格后位于 {square}；还剩 {left} 个方格。",
   "position.textGraph": "路径：{path}。搜索位于 {square}；通向不在路径上的顶点的边：{moves}。",
   "position.graph": "教材中的示例图：{squares} 个顶点中有 {n} 个在路径上。",
 
