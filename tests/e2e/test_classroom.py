@@ -38,7 +38,7 @@ def test_students_follow_the_instructor_live(page, code, open_student):
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     for name in ("Play", "Step", "Step back", "Skip to end", "Reset"):
         expect(student.get_by_role("button", name=name, exact=True)).to_be_disabled()
-    expect(student.get_by_label("Rows")).to_be_disabled()
+    expect(student.get_by_label("Rows", exact=True)).to_be_disabled()
     page.get_by_label("Ordering").select_option("warnsdorff")
     page.get_by_label("Speed").fill("7")  # 120 moves a second
     page.get_by_role("button", name="Play").click()
@@ -55,10 +55,10 @@ def test_students_follow_the_instructor_live(page, code, open_student):
 
 
 def test_a_late_joiner_sees_the_board_at_once_then_follows(page, code, site, open_student):
-    page.get_by_label("Rows").fill("6")
-    page.get_by_label("Rows").dispatch_event("change")
-    page.get_by_label("Columns").fill("6")
-    page.get_by_label("Columns").dispatch_event("change")
+    page.get_by_label("Rows", exact=True).fill("6")
+    page.get_by_label("Rows", exact=True).dispatch_event("change")
+    page.get_by_label("Columns", exact=True).fill("6")
+    page.get_by_label("Columns", exact=True).dispatch_event("change")
     page.get_by_label("Speed").fill("8")  # 250 moves a second: a class still sees every move
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.model.events > 60")
@@ -98,9 +98,11 @@ def test_the_instructor_ends_the_class(page, code, site, open_student):
     student = open_student(f"/?class={code}")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     page.get_by_role("button", name="End class").click()
-    expect(student.get_by_role("status")).to_contain_text(
-        f"Class {code} has ended: the instructor ended the class"
-    )
+    # The class panel says why (its note is spoken); the status line offers the board to explore.
+    ended = f"Class {code} has ended: the instructor ended the class."
+    expect(student.locator("#class-note")).to_have_text(ended)
+    assert student.locator("#class-note").get_attribute("aria-live") == "polite"
+    expect(student.get_by_role("status")).to_contain_text("Ready")
     expect(student.get_by_role("button", name="Play")).to_be_enabled()
     assert len(classes(site.app)) == 0
 
@@ -120,7 +122,7 @@ def test_presenter_view_shows_the_code_and_a_big_board(page, code):
     page.get_by_role("button", name="Presenter view").click()
     expect(page.locator("#presenter-code")).to_have_text(code)
     expect(page.locator(".lesson")).to_be_hidden()
-    expect(page.get_by_label("Rows")).to_be_hidden()
+    expect(page.get_by_label("Rows", exact=True)).to_be_hidden()
     expect(page.get_by_role("button", name="Play")).to_be_visible()
     # The board grows to the room the layout gives it (it is sized on the next frames).
     page.wait_for_function(f"() => document.getElementById('board').getBoundingClientRect().width > {before}")

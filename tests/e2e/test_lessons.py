@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from server.engine.graph import example_graph, knight_graph
 from server.engine.search import Search
 from server.wire import encode
-from tests.support.page import FASTEST, READY, STEP, artifact, model, set_board
+from tests.support.page import FASTEST, READY, STEP, artifact, model, rendered, set_board
 
 # The path and the visit number of each square, as the page's model has them.
 PATH_AND_NUMBERS = "() => [knightsTour.model.path, Array.from(knightsTour.model.numbers)]"
@@ -147,16 +147,23 @@ def test_chart_and_the_textbooks_estimate(page):
     expect(page.get_by_role("status")).to_contain_text("Tour found")
     expect(page.locator("#analysis")).to_contain_text("explored 5,010 of them")
     page.get_by_role("button", name="Reset").click()
-    page.get_by_label("Speed").fill("10")  # 1,000 events a second: a sample every 33 or so
+    page.get_by_label("Speed").fill("10")  # 1,000 events a second
     page.get_by_role("button", name="Play").click()
-    page.wait_for_function("() => knightsTour.depthSamples().length > 20")
-    depths = page.evaluate("() => knightsTour.depthSamples()")
-    assert any(b < a for a, b in itertools.pairwise(depths)), "backtracking shows as drops in depth"
-    assert max(depths) > 10
+    # The naive 5x5 search first backtracks within its first 40 events.
+    page.wait_for_function("() => knightsTour.model.events > 40 && knightsTour.depthSamples().length > 20")
+    buckets = page.evaluate("() => knightsTour.depthSamples()")
+    # Each bucket sums up a stretch of events: the lowest, highest and last depth in it.
+    assert all(b["low"] <= b["last"] <= b["high"] for b in buckets)
+    assert all(a["to"] < b["from"] for a, b in itertools.pairwise(buckets)), "buckets follow one another"
+    drops = [b for b in buckets if b["last"] < b["high"]] + [
+        b for a, b in itertools.pairwise(buckets) if b["low"] < a["last"]
+    ]
+    assert drops, "backtracking shows as drops in depth"
+    assert max(b["high"] for b in buckets) > 10
 
 
 def test_the_textbooks_example_graph_steps_through_the_books_sequence(page):
-    page.get_by_label("Show").select_option("example")
+    page.get_by_label("The textbook's example graph (A to F)").check()
     paths = []
     graph = example_graph()
     for _ in range(9):
@@ -170,7 +177,7 @@ def test_the_textbooks_example_graph_steps_through_the_books_sequence(page):
 
 
 def test_naive_and_warnsdorff_race_side_by_side(page):
-    page.get_by_label("Show").select_option("compare")
+    page.get_by_label("Race: naive vs Warnsdorff").check()
     expect(page.locator("#board-second")).to_be_visible()
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
@@ -190,20 +197,21 @@ def test_the_address_keeps_the_setup(page, site):
     page.get_by_label("Closed tours only").check()
     page.get_by_label("Speed").fill("9")
     page.get_by_label("Speed").dispatch_event("input")
+    rendered(page)  # the address follows the settings as the page renders them
     url = page.url
     assert "rows=6" in url and "cols=7" in url and "seed=4242" in url and "closed=true" in url
     fresh = page.context.new_page()
     fresh.goto(url)
     fresh.wait_for_function(READY)
-    assert fresh.get_by_label("Rows").input_value() == "6"
-    assert fresh.get_by_label("Columns").input_value() == "7"
+    assert fresh.get_by_label("Rows", exact=True).input_value() == "6"
+    assert fresh.get_by_label("Columns", exact=True).input_value() == "7"
     assert fresh.get_by_label("Ordering").input_value() == "random"
     assert fresh.get_by_label("Seed").input_value() == "4242"
     assert fresh.get_by_label("Closed tours only").is_checked()
     assert fresh.get_by_label("Speed").input_value() == "9"
     fresh.goto(site.url + "/?rows=99&cols=x&start=-4&order=bogus")  # nonsense falls back to defaults
     fresh.wait_for_function(READY)
-    assert fresh.get_by_label("Rows").input_value() == "5"
+    assert fresh.get_by_label("Rows", exact=True).input_value() == "5"
     fresh.close()
 
 
@@ -229,10 +237,10 @@ def test_keyboard_shortcuts_and_help(page):
     page.locator("body").click(position={"x": 5, "y": 5})
     speed = int(page.get_by_label("Speed").input_value())
     page.keyboard.press("+")
-    assert int(page.get_by_label("Speed").input_value()) == speed + 1
+    expect(page.get_by_label("Speed")).to_have_value(str(speed + 1))
     page.keyboard.press("-")
     page.keyboard.press("-")
-    assert int(page.get_by_label("Speed").input_value()) == speed - 1
+    expect(page.get_by_label("Speed")).to_have_value(str(speed - 1))
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => knightsTour.model.events === 1")
     page.keyboard.press("ArrowRight")
@@ -246,7 +254,7 @@ def test_keyboard_shortcuts_and_help(page):
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_be_hidden()
     # Typing in a field is typing, not a shortcut.
-    page.get_by_label("Rows").focus()
+    page.get_by_label("Rows", exact=True).focus()
     page.keyboard.press("r")
     page.keyboard.press("ArrowRight")
     assert model(page, "events") == 0

@@ -15,8 +15,9 @@ def shown_events(page):
 
 def test_warnsdorff_tour_from_a_corner(page):
     set_board(page, 5, 5)
-    click_square(page, 4, 4)
-    expect(page.locator("#start-out")).to_have_text("square 24 (row 5, column 5)")
+    click_square(page, 4, 4)  # the bottom right corner
+    expect(page.get_by_label("Start square")).to_have_value("e1")
+    expect(page.get_by_role("status")).to_contain_text("Ready")
     page.get_by_label("Ordering").select_option(label="Warnsdorff")
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
@@ -34,14 +35,15 @@ def test_naive_five_by_five_counts_every_backtrack(page):
     expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=20_000)
     assert counter(page, "backtracks") == "4,985"
     assert counter(page, "visits") == "5,010"
-    expect(page.get_by_role("button", name="Play")).to_be_enabled()
+    expect(page.get_by_role("button", name="Run again")).to_be_enabled()
+    expect(page.get_by_role("button", **STEP)).to_be_disabled()  # nothing is left to step to
 
 
 def test_no_tour_is_reported(page):
     set_board(page, 3, 3)
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
-    expect(page.get_by_role("status")).to_contain_text("No tour exists from square 0", timeout=10_000)
+    expect(page.get_by_role("status")).to_contain_text("No tour exists from a3", timeout=10_000)
 
 
 def test_pause_and_step(page, site):
@@ -97,8 +99,8 @@ def test_reset_and_board_change_clear_the_run(page):
     page.get_by_role("button", name="Reset").click()
     expect(page.locator("#visits")).to_have_text("0")
     expect(page.get_by_role("status")).to_contain_text("Ready")
-    page.get_by_label("Rows").fill("40")
-    page.get_by_label("Rows").dispatch_event("change")
+    page.get_by_label("Rows", exact=True).fill("40")
+    page.get_by_label("Rows", exact=True).dispatch_event("change")
     expect(page.locator("#board-note")).to_contain_text("1 to 32 rows and columns; 40 became 32")
-    expect(page.get_by_label("Rows")).to_have_value("32")
+    expect(page.get_by_label("Rows", exact=True)).to_have_value("32")
     expect(page.locator("#depth")).to_have_text("0 / 160")
