@@ -282,7 +282,9 @@ def looks_right(opened, width, shot):
     assert opened.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     assert opened.evaluate(OVERFLOWS) == []
     board = opened.locator("#board").bounding_box()
-    assert board["width"] > 0.4 * min(width, 1000) and board["x"] >= 0 and board["x"] + board["width"] <= width
+    assert (
+        board["width"] > 0.4 * min(width, 1000) and board["x"] >= 0 and board["x"] + board["width"] <= width
+    )
     opened.screenshot(path=artifact(f"{shot}.png"), full_page=True)
 
 
