@@ -66,6 +66,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   on(els.lessonSide, "change", (event) => setView({ side: event.target.value }));
   on(els.language, "change", () => setView({ language: els.language.value }));
   click(els.help, () => els.helpDialog.showModal());
+  on(els.position, "toggle", () => store.touch()); // the text view is written only while open
 
   click(els.classOpen, classroom.open);
   click(els.classJoin, () => classroom.join(els.classCode.value));

@@ -1,6 +1,6 @@
 // The page's runs: the user's actions on them (play, pause, step, step back, scrub, skip,
 // reset, change a setting) and the news of their connections, each turned into store updates.
-import { linesRun } from "./code.js";
+import { endLines, linesRun } from "./code.js";
 import { controls, next, underWay } from "./controls.js";
 import { createModel } from "./model.js";
 import { squares } from "./settings.js";
@@ -74,8 +74,13 @@ export function createPlayback(store, runs) {
     const last = at > main.timeline.first ? main.timeline.at(at - 1) : null;
     const code = main.timeline.at(at);
     const trace = linesRun(main.model, main.moves(), main.run, last, code);
-    if (trace.length > 1) store.update({ run: { line: { event: at, index: 0, trace }, wantLine: false } });
-    else { main.forward(); store.update({ run: { line: null, wantLine: false } }); }
+    // The event happens at its own line, the trace's last; after a search's very last event,
+    // the lines that return from its calls follow.
+    const apply = trace.length - 1;
+    const ended = at === main.timeline.head - 1 && main.result && !main.result.stopped;
+    if (ended) trace.push(...endLines(main.model, code));
+    if (apply === 0) main.forward();
+    store.update({ run: { line: trace.length > 1 ? { event: at, index: 0, apply, trace } : null, wantLine: false } });
   }
 
   async function step() {
@@ -85,7 +90,7 @@ export function createPlayback(store, runs) {
     if (run.line && run.line.index < run.line.trace.length - 1) {
       // The last line of a trace is the one that makes its event: the board moves there.
       const index = run.line.index + 1;
-      if (index === run.line.trace.length - 1) main.forward();
+      if (index === run.line.apply) main.forward();
       store.update({ run: { line: { ...run.line, index } } });
       return;
     }
@@ -107,7 +112,7 @@ export function createPlayback(store, runs) {
     await pauseRun();
     const line = state().run.line;
     if (line && line.index > 0) {
-      if (line.index === line.trace.length - 1) runs.main.back();
+      if (line.index === line.apply) runs.main.back();
       store.update({ run: { line: { ...line, index: line.index - 1 } } });
       return;
     }
@@ -124,7 +129,7 @@ export function createPlayback(store, runs) {
   /** Play back the events already received, at the chosen speed, then go on live. */
   function replay() {
     if (state().run.status === "playing") sendAll("pause");
-    store.update({ run: { replaying: true, line: null } });
+    store.update({ run: { replaying: true, line: null, note: null } });
     let last = performance.now(), credit = 0;
     const tick = (now) => {
       if (!state().run.replaying) return;

@@ -1,0 +1,48 @@
+"""Crafted links: names every JavaScript object has, in place of settings, fall back to defaults."""
+
+import re
+
+from playwright.sync_api import expect
+
+from server.class_events import classes
+from server.wire import DEFAULT_SPEED, SPEED_STEPS
+from tests.support.page import READY
+from tests.support.waiting import wait_for
+
+CRAFTED = [
+    "order=toString",
+    "order=constructor",
+    "order=__proto__",
+    "mode=constructor",
+    "speed=constructor",
+    "mode=__proto__&order=hasOwnProperty&speed=valueOf&rows=toString",
+]
+
+
+def test_crafted_links_load_with_the_defaults(page, site):
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    for query in CRAFTED:
+        page.goto(f"{site.url}/?{query}")
+        page.wait_for_function(READY)
+        assert errors == [], f"/?{query}: {errors}"
+        assert page.get_by_label("Ordering").input_value() == "naive", query
+        assert page.get_by_label("Speed").input_value() == str(SPEED_STEPS.index(DEFAULT_SPEED)), query
+        assert page.evaluate("() => document.body.dataset.mode") == "board", query
+        expect(page.get_by_label("Rows", exact=True)).to_have_value("5")
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.model.events > 3")
+    assert errors == []
+
+
+def test_a_crafted_class_link_joins_the_class(page, site, open_page):
+    page.get_by_role("button", name="Start a class").click()
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    code = page.locator("#lead-code").inner_text()
+    student = open_page(
+        f"/?class={code}&order=constructor&mode=__proto__&speed=toString",
+        until="() => knightsTour.state !== undefined",
+    )
+    expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
+    page.get_by_role("button", name="End class").click()
+    assert wait_for(lambda: len(classes(site.app)) == 0, 5)

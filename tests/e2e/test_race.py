@@ -1,0 +1,51 @@
+"""The race of naive and Warnsdorff: two big boards, each named and captioned, a status that
+says who finished first, and lesson panels that say which side they follow."""
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.support.page import READY
+
+LANES = [("#board", "#caption-main", "Naive"), ("#board-second", "#caption-second", "Warnsdorff")]
+
+
+def open_race(page, site):
+    """Set the page up for a race on 6x6 from a corner (where naive searches for long, and
+    Warnsdorff finishes in 36 moves), at 250 moves a second."""
+    page.goto(f"{site.url}/?mode=compare&rows=6&cols=6&speed=250")
+    page.wait_for_function(READY)
+
+
+def test_the_race_boards_are_big_named_and_captioned(page, site):
+    open_race(page, site)
+    problems = []
+    for board, caption, name in LANES:
+        box = page.locator(board).bounding_box()
+        if box["width"] < 400:
+            problems.append(f"the {name} board is {box['width']:.0f} px wide")
+        below = page.locator(caption).bounding_box()["y"] - (box["y"] + box["height"])
+        if not 0 <= below <= 40:
+            problems.append(f"the {name} caption is {below:.0f} px under its board")
+        title = page.get_by_role("heading", name=name, exact=True)
+        if not title.is_visible():
+            problems.append(f"the {name} board has no title")
+        elif (
+            not box["x"]
+            <= title.bounding_box()["x"] + title.bounding_box()["width"] / 2
+            <= box["x"] + box["width"]
+        ):
+            problems.append(f"{name}'s title is not by its board")
+    assert problems == []
+
+
+def test_the_race_says_who_finished_first_and_the_lesson_which_side_it_follows(page, site):
+    open_race(page, site)
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_contain_text(
+        re.compile(r"Warnsdorff has finished: Tour found.*Naive is still searching")
+    )
+    expect(page.get_by_text("The panels follow:")).to_be_visible()
+    page.get_by_role("radio", name="Warnsdorff", exact=True).check()
+    expect(page.locator("#stack li").first).to_contain_text(re.compile(r"^36\. "))
+    page.get_by_role("button", name="Pause").click()
