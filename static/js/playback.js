@@ -80,7 +80,8 @@ export function createPlayback(store, runs) {
     const ended = at === main.timeline.head - 1 && main.result && !main.result.stopped;
     if (ended) trace.push(...endLines(main.model, code));
     if (apply === 0) main.forward();
-    store.update({ run: { line: trace.length > 1 ? { event: at, index: 0, apply, trace } : null, wantLine: false } });
+    const line = { event: at, index: 0, apply, trace, ended: Boolean(ended) };
+    store.update({ run: { line: trace.length > 1 ? line : null, wantLine: false } });
   }
 
   async function step() {
@@ -261,8 +262,13 @@ export function createPlayback(store, runs) {
   }
 
   function finished() {
-    if (runs.active().every((each) => each.result)) go("finish");
-    else store.touch();
+    if (!runs.active().every((each) => each.result)) { store.touch(); return; }
+    // A trace begun on the last event before the result came keeps going, through the returns.
+    const main = runs.main, line = state().run.line;
+    const last = line && !line.ended && line.event === main.timeline.head - 1 && !main.result.stopped;
+    go("finish", { line: last
+      ? { ...line, ended: true, trace: [...line.trace, ...endLines(main.model, main.timeline.at(line.event))] }
+      : line });
   }
 
   // One action at a time, in the order pressed: a second Step pressed before the first's answer

@@ -3,6 +3,7 @@ the depth chart kept across the timeline."""
 
 import re
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.support.page import FASTEST, caught_up, rendered, set_board, square_name, step_events
@@ -13,14 +14,33 @@ LIT = """() => [
   knightsTour.model.events,
 ]"""
 EVENT_LINES = {2, 4, 9}  # the lines that make an event: append, return True (a tour), pop
+# The lines that can run next after each line of the code.
+FOLLOWS = {1: {2}, 2: {3}, 3: {4, 5}, 4: {7}, 5: {6, 9}, 6: {5, 7}, 7: {1, 5, 8}, 8: {7}, 9: {10}, 10: {7}}
 
 
 def next_line(page, before):
     """Press → and return [line lit, events shown] once the lit line has moved on from before's."""
     page.keyboard.press("ArrowRight")
-    return page.wait_for_function(
-        f"(before) => {{ const now = ({LIT})(); return now[0] !== before[0] && now; }}", arg=before
-    ).json_value()
+    try:
+        shown = page.wait_for_function(
+            f"(before) => {{ const now = ({LIT})(); return now[0] !== before[0] && now; }}",
+            arg=before,
+            timeout=5_000,
+        ).json_value()
+    except PlaywrightTimeout:
+        raise AssertionError(f"→ lit no line after line {before[0]} (event {before[1]} shown)") from None
+    assert not before[0] or shown[0] in FOLLOWS[before[0]], f"→ went from line {before[0]} to line {shown[0]}"
+    return shown
+
+
+def lines_to_the_end(page):
+    """Press → until Step is disabled (at most 100 times); return the lines lit one by one."""
+    rendered(page)
+    shown, seen = page.evaluate(LIT), []
+    while page.get_by_role("button", name="Step", exact=True).is_enabled() and len(seen) < 100:
+        shown = next_line(page, shown)
+        seen.append(shown[0])
+    return seen
 
 
 def lit_lines(page):
@@ -65,7 +85,7 @@ def test_the_call_stack_numbers_the_squares_as_the_board_does(page, site):
 
 def test_the_code_lights_the_lines_each_event_ran(page):
     seen = set()
-    for _ in range(30):
+    for _ in range(15):  # naive 5x5: its first backtrack is event 13
         step_events(page, 1)
         rendered(page)
         seen |= lit_lines(page)
@@ -96,13 +116,18 @@ def test_line_by_line_a_tour_is_handed_back_up_the_calls(page, site):
     page.get_by_label("Timeline").fill("24")  # the last visit comes next: event 25, then the tour
     page.wait_for_function("() => knightsTour.model.events === 24")
     step_line_by_line(page)
-    rendered(page)
-    shown, seen = page.evaluate(LIT), []
-    while page.get_by_role("button", name="Step", exact=True).is_enabled() and len(seen) < 100:
-        shown = next_line(page, shown)
-        seen.append(shown[0])
+    seen = lines_to_the_end(page)
     assert 4 in seen, f"lines lit: {seen}"
     assert 8 in seen, f"the tour is never handed back up the calls (line 8): lines lit {seen}"
+
+
+def test_line_by_line_live_through_the_end_of_a_tour(page):
+    # As above, with each event fetched from the server as → needs it.
+    page.get_by_label("Ordering").select_option("warnsdorff")
+    step_events(page, 24)
+    step_line_by_line(page)
+    seen = lines_to_the_end(page)
+    assert 4 in seen and 8 in seen, f"lines lit: {seen}"
 
 
 def test_the_depth_chart_is_kept_across_home_end_and_scrubbing(page, site):
