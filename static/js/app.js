@@ -17,8 +17,6 @@ import { createCountersView } from "./views/counters.js";
 import { createLessonView } from "./views/lesson.js";
 import { createStatusView } from "./views/status.js";
 import { lessonLane } from "./views/facts.js";
-import { nextMoves } from "./lesson.js";
-import { stackOf } from "./views/facts.js";
 
 const els = new Proxy({}, {
   // els.boardBox is the element with id "board-box".
@@ -77,13 +75,14 @@ store.subscribe((state) => {
   if (address !== shownLink) history.replaceState(null, "", (shownLink = address));
   if (state.run.since !== null) store.touch(); // the clock ticks while the search runs
 });
-store.addEventListener("change", () => {
+/** Put the page's marked words in the state's language, when it is not theirs already. */
+function applyLanguage() {
   const language = store.state.view.language;
-  if (document.documentElement.dataset.language !== language) {
-    setLanguage(language);
-    document.documentElement.dataset.language = language;
-  }
-});
+  if (document.documentElement.dataset.language === language) return;
+  setLanguage(language);
+  document.documentElement.dataset.language = language;
+}
+store.addEventListener("change", applyLanguage);
 
 bindInputs(els, store, runs, { playback, classroom, boards, limits });
 const enabled = (name) => controls(store.state, runs)[name].enabled;
@@ -105,8 +104,7 @@ listenForShortcuts({
   "?": ["help", () => els.helpDialog.showModal()],
 }, enabled);
 
-setLanguage(store.state.view.language);
-document.documentElement.dataset.language = store.state.view.language;
+applyLanguage();
 playback.showIdle();
 classroom.invited(link.classCode);
 
@@ -117,10 +115,7 @@ window.knightsTour = Object.freeze({
   get state() { return store.state.run.status; },
   get store() { return store.state; },
   get reducedMotion() { return reducedMotion.matches; },
-  overlay: () => ({
-    hints: store.state.view.hints ? nextMoves(stackOf(runs.main, store.state, runs), runs.main.model, runs.main.moves()) : [],
-    degrees: store.state.view.degrees ? runs.main.moves().map((list) => list.length) : null,
-  }),
+  overlay: () => boards.overlay(store.state, runs),
   depthSamples: () => {
     const lane = lessonLane(store.state, runs);
     return lane.timeline.depths(lane.model.events);

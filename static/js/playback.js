@@ -3,7 +3,7 @@
 import { endLines, linesRun } from "./code.js";
 import { controls, next, underWay } from "./controls.js";
 import { createModel } from "./model.js";
-import { squares } from "./settings.js";
+import { raceOrder, squares } from "./settings.js";
 
 export const IDLE_RUN = { status: "idle", replaying: false, since: null, total: 0, line: null, wantLine: false,
   note: null, progress: null };
@@ -36,7 +36,7 @@ export function createPlayback(store, runs) {
     const common = { start: s.start, speed: s.speed, paused, closed: s.closed, all_tours: s.allTours,
       seed: s.seed, budget: s.budget };
     if (s.mode === "example") return { ...common, graph: "example", order: "naive", closed: false };
-    const order = s.mode === "compare" ? (lane === runs.main ? "naive" : "warnsdorff") : s.order;
+    const order = s.mode === "compare" ? raceOrder(lane === runs.main) : s.order;
     return { ...common, rows: s.rows, cols: s.cols, order };
   }
 

@@ -2,6 +2,11 @@
 // and the address that sets them up again: every value a link brings is checked.
 
 const MODES = ["board", "compare", "example"];
+
+/** Return the ordering a race runs on its first board (naive) or its second (Warnsdorff). */
+export function raceOrder(first) {
+  return first ? "naive" : "warnsdorff";
+}
 const LINK_KEYS = ["class", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
 
 /** Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings. */

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from server.engine.graph import example_graph, knight_graph
 from server.engine.search import Search
 from server.wire import encode
-from tests.support.page import FASTEST, READY, STEP, artifact, model, rendered, set_board
+from tests.support.page import FASTEST, READY, STEP, artifact, model, press, rendered, set_board, step_events
 
 # The path and the visit number of each square, as the page's model has them.
 PATH_AND_NUMBERS = "() => [knightsTour.model.path, Array.from(knightsTour.model.numbers)]"
@@ -18,23 +18,6 @@ PATH_AND_NUMBERS = "() => [knightsTour.model.path, Array.from(knightsTour.model.
 
 def path_and_numbers(page):
     return tuple(page.evaluate(PATH_AND_NUMBERS))
-
-
-def press(button):
-    """Click a button that is on screen and enabled, without Playwright's checks that it is (they
-    wait for two still frames, doubling the time of a press): a click the page ignores fails the
-    wait for what it should have done."""
-    button.click(force=True)
-
-
-def step_forward(page, times=1):
-    """Press Step times times, each time waiting for its one event; return the model's events."""
-    events = model(page, "events")
-    for _ in range(times):
-        press(page.get_by_role("button", **STEP))
-        events += 1
-        page.wait_for_function(f"() => knightsTour.model.events === {events}")
-    return events
 
 
 def test_step_back_undoes_each_event_exactly(page):
@@ -53,7 +36,7 @@ def test_step_back_undoes_each_event_exactly(page):
         press(page.get_by_role("button", name="Step back"))
         assert path_and_numbers(page) == (path, numbers)
     # Forward again through what was received, without asking the server.
-    step_forward(page, 39)
+    step_events(page, 39)
     assert path_and_numbers(page) == seen[-1]
 
 
@@ -78,11 +61,11 @@ def test_timeline_scrubs_home_and_end(page):
 
 
 def test_code_line_follows_the_event(page):
-    step_forward(page, 1)
+    step_events(page, 1)
     expect(page.locator("#code span.now")).to_contain_text("path.append(square)")
     # Naive 5x5 from square 0: the first backtrack is event 26 or so; step until one shows.
     while model(page, "backtracks") == 0:
-        step_forward(page, 1)
+        step_events(page, 1)
     expect(page.locator("#code span.now")).to_contain_text("path.pop()")
 
 
@@ -123,7 +106,7 @@ def test_call_stack_predicts_every_move_the_engine_makes(page, order, seed):
 
 def test_warnsdorff_counts_are_shown_for_the_next_moves(page):
     page.get_by_label("Ordering").select_option("warnsdorff")
-    step_forward(page, 3)
+    step_events(page, 3)
     hints = page.evaluate("() => knightsTour.overlay().hints")
     path = model(page, "path")
     graph = knight_graph(5, 5)
@@ -167,7 +150,7 @@ def test_the_textbooks_example_graph_steps_through_the_books_sequence(page):
     paths = []
     graph = example_graph()
     for _ in range(9):
-        step_forward(page, 1)
+        step_events(page, 1)
         paths.append("".join(graph.names[v] for v in model(page, "path")))
     assert paths == ["A", "AB", "ABC", "AB", "ABD", "ABDE", "ABDEF", "ABDEFC", "ABDEFC"]
     expect(page.get_by_role("status")).to_contain_text(

@@ -53,6 +53,11 @@ export function createBoardsView(els, reducedMotion) {
 
   return {
     render,
+    /** Return what the main board draws over its squares: {hints, degrees}. */
+    overlay: (state, runs) => {
+      const { hints, degrees } = scene(runs.main, state, runs);
+      return { hints, degrees };
+    },
     /** Return the square of the main board under a point of the page, or -1. */
     squareAt: (x, y) => board.squareAt(x, y),
     /** Return a PNG of the main board, at twice its size on screen. */

@@ -2,9 +2,9 @@
 // board's own description, which a screen reader reads).
 import { number, t } from "../i18n.js";
 import { position } from "../lesson.js";
-import { nameOf } from "./facts.js";
+import { knightSquare } from "../model.js";
+import { nameOf, raceName } from "./facts.js";
 
-const TITLES = { naive: "order.naive", warnsdorff: "order.warnsdorff" };
 
 /** Return the counters' view. */
 export function createCountersView(els) {
@@ -18,13 +18,12 @@ export function createCountersView(els) {
   }
 
   function describeBoard(lane, state) {
-    const m = lane.model;
-    const where = position(m, lane.moves());
+    const m = lane.model, current = knightSquare(m);
     if (state.settings.mode === "example") return t("position.graph", { n: m.path.length, squares: m.squares });
-    if (where.current < 0) {
+    if (current < 0) {
       return t("position.empty", { rows: m.rows, cols: m.cols, start: nameOf(lane, m.start) });
     }
-    return t("position.board", { rows: m.rows, cols: m.cols, square: nameOf(lane, where.current),
+    return t("position.board", { rows: m.rows, cols: m.cols, square: nameOf(lane, current),
       n: m.path.length, left: m.squares - m.path.length });
   }
 
@@ -52,8 +51,8 @@ export function createCountersView(els) {
     set(els.captionSecond, racing ? caption(runs.second) : "");
     els.titleMain.hidden = els.titleSecond.hidden = !racing;
     if (racing) {
-      set(els.titleMain, t(TITLES[runs.main.run?.order] ?? "order.naive"));
-      set(els.titleSecond, t(TITLES[runs.second.run?.order] ?? "order.warnsdorff"));
+      set(els.titleMain, raceName(runs.main, runs));
+      set(els.titleSecond, raceName(runs.second, runs));
     }
     els.board.setAttribute("aria-label", describeBoard(runs.main, state));
     if (els.position.open) set(els.positionText, positionText(runs.main));

@@ -3,7 +3,9 @@
 import { linesRun } from "../code.js";
 import { callStack, deadEnd } from "../lesson.js";
 import { undo } from "../model.js";
+import { t } from "../i18n.js";
 import { squareName } from "../notation.js";
+import { raceOrder } from "../settings.js";
 
 const memo = new WeakMap(); // lane -> {key, stack}
 
@@ -16,7 +18,7 @@ export function nameOf(lane, square) {
 function orderOf(lane, state, runs) {
   if (lane.run) return lane.run;
   const s = state.settings;
-  const order = s.mode === "compare" ? (lane === runs.main ? "naive" : "warnsdorff") : s.mode === "example" ? "naive" : s.order;
+  const order = s.mode === "compare" ? raceOrder(lane === runs.main) : s.mode === "example" ? "naive" : s.order;
   return { order, seed: s.seed, rows: lane.model.rows, cols: lane.model.cols };
 }
 
@@ -35,6 +37,11 @@ export function stackOf(lane, state, runs) {
 export function deadEndOf(lane) {
   const last = lane.lastShown();
   return typeof last === "number" && last < 0 ? deadEnd(lane.model, lane.moves(), -last - 1) : null;
+}
+
+/** Return the name of the ordering a race's lane runs. */
+export function raceName(lane, runs) {
+  return t(`order.${raceOrder(lane === runs.main)}`);
 }
 
 /** Tell whether the board holds still: marks stay until the next move, as nothing plays. */

@@ -2,9 +2,8 @@
 // confirmation asks, the undo offer, and what a screen reader hears of the moves.
 import { whyNoTour } from "../feasibility.js";
 import { t } from "../i18n.js";
-import { nameOf } from "./facts.js";
+import { nameOf, raceName } from "./facts.js";
 
-const LANE_NAMES = { naive: "order.naive", warnsdorff: "order.warnsdorff" };
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",
   away: "status.classAway", finished: null,
@@ -23,11 +22,6 @@ function describe(lane) {
   }
   if (result.found) return t(`outcome.found${closed}`, p);
   return t(`outcome.none${closed}`, p);
-}
-
-/** Return the name of a lane's ordering, in the race. */
-function laneName(lane) {
-  return t(LANE_NAMES[lane.run?.order] ?? "order.naive");
 }
 
 /** Return the status line's text. */
@@ -52,8 +46,8 @@ function statusText(state, runs) {
       if (run.replaying) return t("status.replaying");
       if (settings.mode === "compare") {
         const done = runs.active().find((lane) => lane.result);
-        if (done) return t("status.raceOneDone", { name: laneName(done), outcome: describe(done),
-          other: laneName(runs.active().find((lane) => !lane.result)) });
+        if (done) return t("status.raceOneDone", { name: raceName(done, runs), outcome: describe(done),
+          other: raceName(runs.active().find((lane) => !lane.result), runs) });
       }
       return t(settings.closed && settings.order.startsWith("warnsdorff") && settings.mode === "board"
         ? "status.searchingClosedWarnsdorff" : "status.searching");
@@ -69,7 +63,7 @@ function statusText(state, runs) {
     case "finished":
       if (!main.result) return t("status.paused");
       if (settings.mode !== "compare") return describe(main);
-      return runs.active().map((lane) => t("outcome.named", { name: laneName(lane), outcome: describe(lane) })).join(t("list.sentences"));
+      return runs.active().map((lane) => t("outcome.named", { name: raceName(lane, runs), outcome: describe(lane) })).join(t("list.sentences"));
     default:
       return "";
   }
