@@ -1,12 +1,15 @@
 """Socket.IO handlers of class sessions: open, claim, join, leave, end; and their upkeep."""
 
+import time
+
 from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
 from . import socketio
-from .class_sessions import Classes, NoSuchClass
+from .class_sessions import Classes, NoSuchClass, normal
 from .directory import directory_for
 from .guesses import BURST, FREE_FAILURES, MAX_DELAY, PER_MINUTE, Guesses
+from .passes import Passes, load_secret
 from .replies import answered
 from .runs import runs
 
@@ -17,7 +20,7 @@ def init_app(app):
     app.config.setdefault("CLASS_ORPHAN_SECONDS", 15 * 60)
     app.config.setdefault("CLASS_REAP_SECONDS", 30)
     app.extensions["knights_tour_classes"] = Classes(
-        app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"]
+        app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"], Passes(load_secret(app))
     )
     app.extensions["knights_tour_directory"] = directory_for(app.config.get("MESSAGE_QUEUE"))
     # Failed joins per remote address (a school's NAT is one) and per connection: see guesses.py.
@@ -88,9 +91,10 @@ def end_class(registry, klass, reason):
 
 def _reap(app, registry):
     """End idle and abandoned classes until none is left (then this thread ends)."""
-    while len(registry):
+    while len(registry) or registry.waiting_for():
         socketio.sleep(app.config["CLASS_REAP_SECONDS"])
         with app.app_context():
+            expire_waits(registry)
             for klass in registry.stale():
                 reason = "the instructor left" if klass.instructor is None else "the class was idle"
                 end_class(registry, klass, reason)
@@ -111,7 +115,7 @@ def on_class_open(data=None):
     directory().publish(klass.code)
     registry = classes()
     directory().listen(lambda code, sid: _welcome_from_here(registry, code, sid))
-    return {"code": klass.code, "token": klass.token}
+    return {"code": klass.code, "token": classes().token(klass)}
 
 
 def _welcome_from_here(registry, code, sid):
@@ -125,31 +129,63 @@ def _welcome_from_here(registry, code, sid):
 @socketio.on("class_claim")
 @answered
 def on_class_claim(data=None):
-    """An instructor's page, reloaded, takes its class back with the class's token."""
+    """An instructor's page takes its class (back) with the class's token: after a reload, a
+    lost connection, from another tab, or after the server restarted (the class opens again)."""
     if not isinstance(data, dict):
         raise ValueError("'class_claim' needs an object with code and token")
+    sid, registry = request.sid, classes()
     # A claim tells whether a code names a class (by its error) as a join does.
-    klass = _guessed(lambda: classes().claim(request.sid, data.get("code"), data.get("token")))
-    socketio.emit("class_control", {**klass.control(), "state": klass.state}, to=klass.room)
-    return {"code": klass.code, "followers": len(klass.followers)}
+    claim = _guessed(lambda: registry.claim(sid, data.get("code"), data.get("token"), directory().exists))
+    klass = claim.klass
+    _ensure_reaper()
+    directory().publish(klass.code)
+    with klass.lock:
+        if klass.player is not None:
+            runs().hand_over(klass.player, sid)
+            klass.player.reattach()
+        klass.settle()
+        klass.touched = time.monotonic()
+        socketio.emit("class_control", klass.control(), to=klass.room)
+        if claim.displaced is not None:
+            _displace(registry, klass, claim.displaced)
+        for follower in registry.admit(klass):
+            socketio.server.enter_room(follower, klass.room, namespace="/")
+            socketio.emit("class_state", klass.welcome(), to=follower)
+        welcome = klass.welcome()
+    return {**welcome, "followers": len(klass.followers)}
+
+
+def _displace(registry, klass, sid):
+    """Tell the page that led a class until another took it that it follows the class now."""
+    socketio.server.enter_room(sid, klass.room, namespace="/")
+    socketio.emit("class_displaced", {"code": klass.code, "ticket": registry.ticket(klass)}, to=sid)
+    socketio.emit("class_state", klass.welcome(), to=sid)
 
 
 @socketio.on("class_join")
 @answered
 def on_class_join(data=None):
-    """A student's page follows a class: it gets the run as it is, then every change."""
+    """A student's page follows a class: it gets the run as it is, then every change.
+
+    With the ticket of its last join, a page whose class is not open (the server restarted)
+    waits for it: it is welcomed when its instructor's page opens the class again.
+    """
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
-    sid = request.sid
-    klass = _guessed(lambda: classes().follow(sid, data["code"], directory().exists))
+    sid, registry = request.sid, classes()
+    klass = _guessed(lambda: registry.follow(sid, data["code"], directory().exists, data.get("ticket")))
     runs().drop(sid)  # a follower watches the class's run, not one of its own
+    if klass is None:
+        _ensure_reaper()
+        return {"code": normal(data["code"]), "waiting": True}
     with klass.lock:  # nothing reaches the room between the welcome and the join
         join_room(klass.room)
         if klass.remote:  # its owner sends the state; batches before it are lined up by number
             directory().ask_welcome(klass.code, sid)
         else:
             socketio.emit("class_state", klass.welcome(), to=sid)
-    return {"code": klass.code}
+    ticket = registry.ticket(klass) if not klass.remote else data.get("ticket")
+    return {"code": klass.code, "ticket": ticket}
 
 
 @socketio.on("class_leave")
@@ -176,10 +212,23 @@ def on_class_end(data=None):
 
 
 def on_gone(sid):
-    """Note that a page has gone: a follower leaves its room, an instructor its class."""
+    """Note that a page has gone: a follower leaves its room; an instructor leaves its class,
+    whose run waits, paused, for them to come back."""
     guesses().forget(sid)  # its address's bucket stays: reconnecting must not refill it
-    klass = classes().left(sid)
-    if klass is not None and klass.instructor is None:
+    klass = classes().led_by(sid)
+    classes().left(sid)
+    if klass is not None:
         with klass.lock:
-            klass.player, klass.state = None, "away"
+            if klass.player is not None and runs().release(sid) is klass.player:
+                klass.player.pause()
+            klass.state = "away"
             socketio.emit("class_control", klass.control(), to=klass.room)
+
+
+def expire_waits(registry):
+    """Tell the pages that waited too long for their class that it is not coming back."""
+    now = time.monotonic()
+    for code, waiting in registry.waiting_for().items():
+        for sid, (_, since) in waiting.items():
+            if now - since > registry.orphan_seconds and registry.stop_waiting(sid) == code:
+                socketio.emit("class_ended", {"code": code, "reason": "the class did not come back"}, to=sid)

@@ -13,6 +13,19 @@ class NoSuchClass(ValueError):
     """A code names no class: to a guesser, a miss."""
 
 
+def normal(code):
+    """Return a class code as typed, in the form codes take (None if it is not text)."""
+    return code.upper().strip() if isinstance(code, str) else None
+
+
+class Claim:
+    """What a claim did: the class claimed, and the page it took the class from, if any."""
+
+    def __init__(self, klass, displaced):
+        self.klass = klass
+        self.displaced = displaced
+
+
 class ClassSession:
     """One class: its code, its instructor, its followers and the run they watch.
 
@@ -20,21 +33,30 @@ class ClassSession:
     code and its followers in this process: remote, with no token and no run.
     """
 
-    def __init__(self, code, token, instructor, remote=False):
+    def __init__(self, code, nonce, instructor, remote=False):
         self.remote = remote
         self.code = code
-        self.token = token
+        self.nonce = nonce  # the class's own, in its passes: see passes.py
         self.instructor = instructor  # the instructor's sid, None while disconnected
         self.followers = set()
         self.started = None  # the 'started' payload of the class's current run
-        self.player = None  # the player of that run, while it runs
+        # The player of that run, while it runs: it outlives its instructor's connection
+        # (paused while they are away) until they come back or the class is ended.
+        self.player = None
         self.result = None  # the 'finished' payload of that run, once it has ended
-        self.state = "idle"  # idle, playing, paused, skipping or finished
+        self.state = "idle"  # idle, playing, paused, skipping, finished, or away
         self.speed = None
         self.lock = threading.Lock()  # orders joins against what the room is sent
         self.touched = time.monotonic()
         self.summarising = False  # the room gets snapshots, not events
         self.snapshot_at = 0.0
+
+    def settle(self):
+        """Set the state from the run, now that the instructor is there to drive it."""
+        if self.player is not None:
+            self.state, self.speed = self.player.state(), self.player.speed
+        else:
+            self.state = "finished" if self.result else "idle"
 
     @property
     def room(self):
@@ -53,13 +75,17 @@ class ClassSession:
 class Classes:
     """The class sessions of one app, by code, by instructor and by follower."""
 
-    def __init__(self, idle_seconds, orphan_seconds, per_client=1):
+    def __init__(self, idle_seconds, orphan_seconds, passes):
         self.idle_seconds = idle_seconds
         self.orphan_seconds = orphan_seconds
-        self.per_client = per_client
+        self.passes = passes
         self._by_code = {}
         self._led = {}  # instructor sid -> code
         self._following = {}  # follower sid -> code
+        # Pages waiting, with a ticket, for their class to come back (after a restart): by
+        # code, the sids and when they began; and each waiting sid's code.
+        self._waiting = {}
+        self._waits = {}
         self._lock = threading.Lock()
 
     def __len__(self):
@@ -73,10 +99,18 @@ class Classes:
             if sid in self._following:
                 raise ValueError(f"you are following class {self._following[sid]}; leave it first")
             code = self._new_code()
-            klass = ClassSession(code, secrets.token_urlsafe(24), sid)
+            klass = ClassSession(code, self.passes.nonce(), sid)
             self._by_code[code] = klass
             self._led[sid] = code
         return klass
+
+    def token(self, klass):
+        """Return the instructor's token of a class."""
+        return self.passes.token(klass.code, klass.nonce)
+
+    def ticket(self, klass):
+        """Return a follower's ticket of a class, to wait for it with should it go away."""
+        return self.passes.ticket(klass.code, klass.nonce)
 
     def _new_code(self):
         while True:
@@ -110,50 +144,121 @@ class Classes:
         code = self._following.get(sid)
         return self._by_code.get(code) if code else None
 
-    def claim(self, sid, code, token):
-        """Give the instructor's rights back to sid, which knows the class's token."""
-        klass = self.find(code)
-        if klass.remote:
-            raise ValueError("this class is led through another server: reconnect to that one")
-        # compare_digest takes str only if it is ASCII, as a token is: anything else is wrong.
-        if not (isinstance(token, str) and token.isascii() and secrets.compare_digest(token, klass.token)):
+    def claim(self, sid, code, token, elsewhere=lambda code: False):
+        """Give the instructor's rights to sid, which holds the class's token; return a Claim.
+
+        A class this process does not know (it has restarted) is opened again with its code.
+        The page that led it until now, if it is still connected, becomes a follower.
+        """
+        code = normal(code)
+        klass = self._by_code.get(code) if code else None
+        if klass is not None and klass.remote and not elsewhere(code):
+            self._forget_remote(klass)  # its owner has gone: the class may come back here
+            klass = None
+        nonce = self.passes.leads(code, token) if code else None
+        if nonce is None or (klass is not None and not klass.remote and nonce != klass.nonce):
+            if klass is None and not (code and elsewhere(code)):
+                raise NoSuchClass("there is no class with that code: check it with your instructor")
             raise ValueError(
                 "that token does not match the class: "
                 "only the instructor who started this class can control it"
             )
+        if (klass is not None and klass.remote) or (klass is None and elsewhere(code)):
+            raise ValueError("this class is led through another server: reconnect to that one")
         with self._lock:
-            if sid in self._led and self._led[sid] != klass.code:
+            if sid in self._led and self._led[sid] != code:
                 raise ValueError(f"you already lead class {self._led[sid]}; end it first")
-            self._following.pop(sid, None)
-            klass.followers.discard(sid)
-            if klass.instructor is not None:
-                self._led.pop(klass.instructor, None)
+            klass = self._by_code.setdefault(code, ClassSession(code, nonce, None))
+            self._drop_follower(sid)
+            displaced = klass.instructor if klass.instructor not in (None, sid) else None
+            if displaced is not None:
+                self._led.pop(displaced, None)
+                self._following[displaced] = code
+                klass.followers.add(displaced)
             klass.instructor = sid
             klass.touched = time.monotonic()
-            self._led[sid] = klass.code
-        return klass
+            self._led[sid] = code
+        return Claim(klass, displaced)
 
-    def follow(self, sid, code, elsewhere=lambda code: False):
-        """Make sid a follower of the class with this code, and return it."""
-        klass = self.find(code, elsewhere)
+    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None):
+        """Make sid a follower of the class with this code, and return it.
+
+        With the ticket of a class that is not open (its server restarted), sid waits for it
+        instead, and None is returned: admit() makes it a follower when the class is back.
+        """
+        if sid in self._led:
+            raise ValueError(f"you lead class {self._led[sid]}; you cannot follow another")
+        try:
+            klass = self.find(code, elsewhere)
+        except NoSuchClass:
+            nonce = self.passes.admits(normal(code), ticket)
+            if nonce is None:
+                raise
+            with self._lock:
+                self._drop_follower(sid)
+                self._waits[sid] = normal(code)
+                self._waiting.setdefault(normal(code), {})[sid] = (nonce, time.monotonic())
+            return None
         with self._lock:
-            if sid in self._led:
-                raise ValueError(f"you lead class {self._led[sid]}; you cannot follow another")
+            self._drop_follower(sid)
             self._following[sid] = klass.code
             klass.followers.add(sid)
         return klass
 
-    def unfollow(self, sid):
-        """Stop sid following its class; return the class, or None."""
+    def admit(self, klass):
+        """Make the pages waiting for this class (not an earlier one of its code) its followers.
+
+        Return their sids.
+        """
         with self._lock:
-            code = self._following.pop(sid, None)
-            klass = self._by_code.get(code) if code else None
-            if klass:
-                klass.followers.discard(sid)
-        return klass
+            waiting = self._waiting.get(klass.code, {})
+            sids = [sid for sid, (nonce, _) in waiting.items() if nonce == klass.nonce]
+            for sid in sids:
+                self._stop_waiting(sid)
+                self._following[sid] = klass.code
+                klass.followers.add(sid)
+        return sids
+
+    def waiting_for(self):
+        """Return the codes pages wait for, each with its sids' (nonce, when they began waiting)."""
+        with self._lock:
+            return {code: dict(sids) for code, sids in self._waiting.items()}
+
+    def stop_waiting(self, sid):
+        """Stop sid waiting for its class; return the code it waited for, or None."""
+        with self._lock:
+            return self._stop_waiting(sid)
+
+    def _stop_waiting(self, sid):
+        code = self._waits.pop(sid, None)
+        if code is not None:
+            sids = self._waiting[code]
+            del sids[sid]
+            if not sids:
+                del self._waiting[code]
+        return code
+
+    def _drop_follower(self, sid):
+        """Make sid follow and wait for nothing (the lock is held)."""
+        self._stop_waiting(sid)
+        code = self._following.pop(sid, None)
+        if code in self._by_code:
+            self._by_code[code].followers.discard(sid)
+
+    def _forget_remote(self, klass):
+        with self._lock:
+            if self._by_code.get(klass.code) is klass:
+                del self._by_code[klass.code]
+
+    def unfollow(self, sid):
+        """Stop sid following (or waiting for) its class; return the class, or None."""
+        with self._lock:
+            code = self._following.get(sid)
+            self._drop_follower(sid)
+            return self._by_code.get(code) if code else None
 
     def left(self, sid):
-        """Note that sid has gone: it follows nothing, and leads its class no more."""
+        """Note that sid has gone; return the class it led (now without instructor), or None."""
         self.unfollow(sid)
         with self._lock:
             code = self._led.pop(sid, None)
@@ -164,13 +269,15 @@ class Classes:
         return klass
 
     def close(self, klass):
-        """Forget a class and everyone's part in it."""
+        """Forget a class and everyone's part in it; stop its run if nobody holds it."""
         with self._lock:
             self._by_code.pop(klass.code, None)
             if klass.instructor is not None:
                 self._led.pop(klass.instructor, None)
             for sid in klass.followers:
                 self._following.pop(sid, None)
+        if klass.instructor is None and klass.player is not None:
+            klass.player.stop()
 
     def stale(self, now=None):
         """Return the classes to end: idle too long, or left by their instructor too long."""

@@ -15,9 +15,9 @@ log = logging.getLogger(__name__)
 
 @socketio.on("disconnect")
 def on_disconnect(*reason):
-    """A page has gone: its run ends with it, and it leaves its class."""
-    runs().drop(request.sid)
+    """A page has gone: it leaves its class (whose run waits for it), and its own run ends."""
     on_gone(request.sid)
+    runs().drop(request.sid)
     limits().forget(request.sid)
 
 

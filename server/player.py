@@ -26,7 +26,17 @@ class Player:
     """
 
     def __init__(
-        self, search, send, report, finish, *, speed=0, paused=False, budget=None, clock=time.monotonic
+        self,
+        search,
+        send,
+        report,
+        finish,
+        *,
+        speed=0,
+        paused=False,
+        budget=None,
+        resume_at=0,
+        clock=time.monotonic,
     ):
         self.search = search
         self._events = iter(search)
@@ -46,6 +56,9 @@ class Player:
         self.events = 0  # events taken from the search so far
         self.done = False
         self._exhausted = False  # the search itself has ended (not just the budget)
+        # Events the receiver holds already, from an earlier run of the same search: they are
+        # searched again without being sent, and the run goes on from there.
+        self._resume_at = resume_at
 
     # Controls: each may be called from any thread.
 
@@ -93,6 +106,12 @@ class Player:
         """Record that the receiver has taken one batch."""
         with self._cond:
             self._in_flight = max(0, self._in_flight - 1)
+            self._cond.notify_all()
+
+    def reattach(self):
+        """Forget the batches sent to a receiver that has gone: a new one takes the run on."""
+        with self._cond:
+            self._in_flight = 0
             self._cond.notify_all()
 
     def stop(self):
@@ -171,6 +190,7 @@ class Player:
         return -(wanted - self._credit) / self._speed
 
     def _run(self):
+        self._catch_up()
         while not self.done:
             with self._cond:
                 while not self._stopped:
@@ -206,6 +226,25 @@ class Player:
         self._exhausted = last is None or self.search.is_last(last)
         self.done = self._exhausted or self.events == self.budget
 
+    def _advance(self, count):
+        """Search up to count events without keeping them (the lock is held)."""
+        # Consumed in C: only the last event of a slice is kept.
+        tail = deque(itertools.islice(self._events, count), maxlen=1)
+        search = self.search
+        self.events = search.events_at_end() if search.ended else self.events + count
+        self._note_end(tail[0] if tail else None)
+
+    def _catch_up(self):
+        """Search, unsent, the events the receiver already holds, a slice at a time."""
+        while self.events < self._resume_at:
+            with self._cond:
+                if self._stopped:
+                    return
+                self._advance(self._room(min(SKIP_SLICE, self._resume_at - self.events)))
+                if self.done:
+                    return
+            time.sleep(0)  # let other clients' work in between slices, under gevent too
+
     def _skip(self):
         """Search without sending events until done, paused or stopped, reporting progress."""
         began = reported = self._clock()
@@ -213,12 +252,7 @@ class Player:
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
         while True:
             with self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
-                room = self._room(SKIP_SLICE)
-                # Consumed in C: only the last event of a slice is kept.
-                tail = deque(itertools.islice(self._events, room), maxlen=1)
-                search = self.search
-                self.events = search.events_at_end() if search.ended else self.events + room
-                self._note_end(tail[0] if tail else None)
+                self._advance(self._room(SKIP_SLICE))
                 if self.done or self._stopped:
                     return
                 cancelled = not self._skipping

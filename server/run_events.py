@@ -7,7 +7,7 @@ from flask import request
 from flask_socketio import emit
 
 from . import socketio
-from .class_events import check_in_control
+from .class_events import check_in_control, classes
 from .engine import Search, example_graph, knight_graph
 from .player import Player
 from .relay import relay_for
@@ -49,22 +49,36 @@ def on_start(data=None):
     search = Search(graph, start, options.order, **options.search_options())
     sid, run, registry = request.sid, next(_run_ids), runs()
     relay = relay_for(sid, run)
+    klass = classes().led_by(sid)
+
+    def page():
+        # A class's run goes to whichever page leads the class now (None while it is away).
+        return klass.instructor if klass is not None else sid
+
+    def deliver(event, payload, on_ack):
+        to = page()
+        if to is None:
+            on_ack()  # nobody to take it: the run is paused until its instructor is back
+        else:
+            socketio.emit(event, payload, to=to, callback=lambda *_: on_ack())
 
     def send(batch, on_ack):
         # first numbers the batch's first event, so a follower who joined late can line up.
         payload = {"run": run, "first": player.events - len(batch), "events": encode(batch)}
-        socketio.emit("events", payload, to=sid, callback=lambda *_: on_ack())
+        deliver("events", payload, on_ack)
         relay.batch(payload, player)
 
     def report(snapshot, on_ack):
-        socketio.emit("progress", {"run": run, **snapshot}, to=sid, callback=lambda *_: on_ack())
+        deliver("progress", {"run": run, **snapshot}, on_ack)
         relay.progress(snapshot)
 
     def finish(summary):
         payload = {"run": run, **summary}
-        socketio.emit("finished", payload, to=sid)
+        to = page()
+        if to is not None:
+            socketio.emit("finished", payload, to=to)
         relay.finished(payload, player)
-        registry.drop(sid, player)
+        registry.discard(player)
 
     player = Player(
         search,
@@ -74,6 +88,7 @@ def on_start(data=None):
         speed=options.speed,
         paused=options.paused,
         budget=options.budget,
+        resume_at=options.resume_at,
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.

@@ -31,6 +31,24 @@ class Runs:
         if old is not None:
             old.stop()
 
+    def release(self, sid):
+        """Forget the client's player without stopping it (a class's run outlives its page)."""
+        with self._lock:
+            return self._players.pop(sid, None)
+
+    def hand_over(self, player, sid):
+        """Make a running player the client's (and no other client's)."""
+        with self._lock:
+            for holder in [holder for holder, held in self._players.items() if held is player]:
+                del self._players[holder]
+        self.replace(sid, player)
+
+    def discard(self, player):
+        """Forget a player that has ended, whichever client holds it."""
+        with self._lock:
+            for holder in [holder for holder, held in self._players.items() if held is player]:
+                del self._players[holder]
+
     def drop(self, sid, player=None):
         """Forget and stop the client's player (only if it is player, when given)."""
         with self._lock:

@@ -45,6 +45,7 @@ class RunOptions:
     seed: int = 0
     budget: int | None = None
     graph: str = "knight"
+    resume_at: int = 0  # events of this search the page holds already, from a run it lost
 
     def search_options(self):
         """Return the options that the Search itself takes."""
@@ -106,7 +107,9 @@ def parse_start(data):
     budget = data.get("budget")
     if budget is not None:
         budget = _integer("budget", budget, 1, MAX_BUDGET)
-    return RunOptions(rows, cols, start, order, _speed(speed), seed=seed, budget=budget, graph=graph, **flags)
+    resume_at = _integer("resume_at", data.get("resume_at", 0), 0, (budget or MAX_BUDGET + 1) - 1)
+    options = {"seed": seed, "budget": budget, "graph": graph, "resume_at": resume_at, **flags}
+    return RunOptions(rows, cols, start, order, _speed(speed), **options)
 
 
 def parse_speed(data):

@@ -46,7 +46,8 @@ def test_followers_receive_every_event_of_the_instructors_run(people):
     teacher, students = people(), [people() for _ in range(3)]
     code, _ = open_class(teacher)
     for student in students:
-        assert student.call("class_join", {"code": code.lower()}) == {"ok": True, "code": code}
+        answer = student.call("class_join", {"code": code.lower()})
+        assert answer["ok"] is True and answer["code"] == code and answer["ticket"]
         assert student.named("class_state")[0]["run"] is None
     run = teacher.call("start", RUN)["run"]
     assert wait_for(lambda: all(s.result for s in students), 20)
@@ -239,7 +240,9 @@ def wrong_codes(code):
 def join(client, code):
     """Ask to join a class; return the answer, checking that a refusal is also sent as an error."""
     answer = client.emit("class_join", {"code": code}, callback=True)
-    if not answer["ok"]:
+    if answer["ok"]:
+        assert answer.pop("ticket"), "a follower is given a ticket to wait for its class with"
+    else:
         assert sent_to(client, "error")[-1] == {"message": answer["error"]}
     return answer
 

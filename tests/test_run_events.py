@@ -26,6 +26,7 @@ def test_start_is_acknowledged_and_announced_then_streams(client):
             "seed": 0,
             "budget": None,
             "graph": "knight",
+            "resume_at": 0,
         }
     ]
     batches = sent_to(client, "events")

@@ -1,0 +1,79 @@
+"""Class passes: an instructor's token and a follower's ticket, signed with the server's secret.
+
+A pass is checked by its signature alone, so it outlives the process that issued it: after a
+restart, the instructor's page reopens its class with its token, and the students' pages wait
+for it with their tickets, with nothing kept on the server in between.
+"""
+
+import base64
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+SECRET_FILE = "class-secret"  # in the app's instance folder, made on first use
+
+
+def load_secret(app):
+    """Return the app's CLASS_SECRET, or the one kept in its instance folder (made if missing)."""
+    if app.config.get("CLASS_SECRET"):
+        return app.config["CLASS_SECRET"].encode()
+    path = Path(app.instance_path) / SECRET_FILE
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        secret = secrets.token_bytes(32)
+        try:
+            # Created exclusively, readable by this user only: two processes starting at once
+            # must end up with the same secret, the first one's.
+            with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+                out.write(secret)
+        except FileExistsError:
+            return path.read_bytes()
+        return secret
+
+
+class Passes:
+    """Issue and check the passes of classes: "<nonce>.<signature of purpose, code and nonce>".
+
+    The nonce is the class's own: a later class given the same code has another, so the passes
+    of an ended class open nothing of the next one.
+    """
+
+    def __init__(self, secret):
+        self._secret = secret
+
+    @staticmethod
+    def nonce():
+        """Return a new class's nonce."""
+        return secrets.token_urlsafe(6)
+
+    def _sign(self, purpose, code, nonce):
+        digest = hmac.new(self._secret, f"{purpose}:{code}:{nonce}".encode(), hashlib.sha256).digest()
+        return f"{nonce}.{base64.urlsafe_b64encode(digest[:24]).decode()}"
+
+    def token(self, code, nonce):
+        """Return the instructor's token of a class: whoever holds it controls the class."""
+        return self._sign("lead", code, nonce)
+
+    def ticket(self, code, nonce):
+        """Return a follower's ticket of a class: proof that this class was open."""
+        return self._sign("follow", code, nonce)
+
+    def _nonce(self, purpose, code, given):
+        """Return the nonce of a valid pass, or None."""
+        # compare_digest takes str only if it is ASCII, as a pass is: anything else is wrong.
+        if not (isinstance(given, str) and given.isascii() and given.count(".") == 1 and len(given) < 100):
+            return None
+        nonce = given.split(".")[0]
+        return nonce if hmac.compare_digest(given, self._sign(purpose, code, nonce)) else None
+
+    def leads(self, code, token):
+        """Return the class nonce that token leads for code, or None if it is no such token."""
+        return self._nonce("lead", code, token)
+
+    def admits(self, code, ticket):
+        """Return the class nonce that ticket follows for code, or None if it is no such ticket."""
+        return self._nonce("follow", code, ticket)
