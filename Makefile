@@ -52,9 +52,9 @@ node_modules/.package-lock.json: package.json package-lock.json
 # download is not used), a CJK font so the Chinese page shows real characters, and Redis for
 # the test of several server processes sharing classes.
 system:
-	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei >/dev/null 2>&1 && command -v redis-server >/dev/null || { \
+	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei nginx >/dev/null 2>&1 && command -v redis-server >/dev/null || { \
 	  $(SUDO) apt-get update -q && \
-	  $(SUDO) apt-get install -y -q chromium fonts-wqy-microhei redis-server; }
+	  $(SUDO) apt-get install -y -q chromium fonts-wqy-microhei redis-server nginx; }
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache tests/artifacts

@@ -4,7 +4,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import guard, intake, websocket
+from . import guard, intake, message_queue, websocket
 from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
@@ -30,11 +30,13 @@ def create_app(config=None):
         HANDSHAKE_RATE=guard.HANDSHAKE_RATE,
         HANDSHAKE_BURST=guard.HANDSHAKE_BURST,
         PROXIES=0,
+        # With MESSAGE_QUEUE: the longest wait for Redis to answer, in seconds, before giving up.
+        QUEUE_TIMEOUT_SECONDS=1.0,
     )
     if config:
         app.config.update(config)
     # Imported here, once socketio exists: importing them registers their handlers and routes.
-    from . import class_events, connection_events, run_events, runs, views  # noqa: F401
+    from . import class_events, class_sharing, connection_events, run_events, runs, views  # noqa: F401
 
     app.register_blueprint(views.bp)
     runs.init_app(app)
@@ -42,7 +44,9 @@ def create_app(config=None):
     requests = app.extensions["knights_tour_limits"] = Buckets(
         app.config["RATE_LIMIT"], app.config["RATE_BURST"]
     )
-    # MESSAGE_QUEUE (a redis:// URL) lets several server processes share clients and classes.
+    # MESSAGE_QUEUE (a redis:// URL) lets several server processes share clients and classes,
+    # through a queue that nothing waits for: see message_queue.py and class_sharing.py.
+    queue = message_queue.queue_for(app.config.get("MESSAGE_QUEUE"), app.config["QUEUE_TIMEOUT_SECONDS"])
     # The mode is set explicitly: with gevent installed, Flask-SocketIO would pick it even for
     # an app served by threads.
     socketio.init_app(
@@ -58,8 +62,9 @@ def create_app(config=None):
         # One client's events are handled in order, on its own connection's thread: a start
         # is in place before the step that follows it, and a flood holds up only its sender.
         async_handlers=False,
-        message_queue=app.config.get("MESSAGE_QUEUE"),
+        client_manager=queue,
     )
+    class_sharing.start(app, queue)
     eio = socketio.server.eio
     websocket.install(eio, MAX_FRAME_BYTES, timeout=eio.ping_interval + eio.ping_timeout)
     intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)

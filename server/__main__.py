@@ -5,14 +5,29 @@ each a greenlet rather than a thread, with read timeouts on every connection.
 """
 
 import argparse
+import ipaddress
 import os
+import socket
 import sys
+from urllib.parse import urlsplit
 
 from .guard import HANDSHAKE_BURST, MAX_CONNECTIONS
 
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
 WORKER_CONNECTIONS = 10_000  # open connections the worker takes at most (each a greenlet)
 KEEPALIVE = 5  # seconds a connection may take to send a request's headers, or idle between two
+EVERY_ADDRESS = ("0.0.0.0", "::", "")
+# Where a probe's route leads: documentation addresses (RFC 5737, RFC 3849) that no network
+# routes, so that only the default route can take them; a probe sends nothing anyway.
+PROBES = ((socket.AF_INET, ("192.0.2.1", 9)), (socket.AF_INET6, ("2001:db8::1", 9)))
+
+
+def public_url(text):
+    """Return an http(s) URL given on the command line, without a trailing slash."""
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an http:// or https:// address")
+    return text.rstrip("/")
 
 
 def parse(argv=None):
@@ -47,9 +62,58 @@ def parse(argv=None):
         metavar="N",
         help="trust X-Forwarded-For from N proxies in front of this server (nginx: 1)",
     )
+    parser.add_argument(
+        "--public-url",
+        type=public_url,
+        metavar="URL",
+        help="the address students open, shown in the class link and its QR code "
+        "(default: this machine's network address when listening on 0.0.0.0)",
+    )
     parser.add_argument("--ping-interval", type=float, default=PING_INTERVAL, help=argparse.SUPPRESS)
     parser.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT, help=argparse.SUPPRESS)
+    # Seconds: the longest wait for Redis, a class key's life, and how often its owner renews it.
+    parser.add_argument("--queue-timeout", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--class-ttl", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--class-heartbeat", type=float, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
+
+
+def url_of(host, port):
+    """Return the http:// address of a host (a name or an IPv4 or IPv6 address) and port."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def lan_address(probe=socket.socket):
+    """Return this machine's address on the network its default route leads to, or None."""
+    # Connecting a UDP socket only picks the route and the source address it would use.
+    for family, target in PROBES:
+        try:
+            with probe(family, socket.SOCK_DGRAM) as sock:
+                sock.connect(target)
+                address = ipaddress.ip_address(sock.getsockname()[0])
+        except (OSError, ValueError):  # no such route, or a scoped (link-local) address
+            continue
+        if not (address.is_loopback or address.is_unspecified or address.is_link_local):
+            return str(address)
+    return None
+
+
+def reachable_host(host, probe=socket.socket):
+    """Return the address other machines reach a server listening on host at."""
+    if host not in EVERY_ADDRESS:
+        return host
+    # A machine off every network is reached, if at all, by its name.
+    return lan_address(probe) or socket.gethostname() or "127.0.0.1"
+
+
+def join_url(args, probe=socket.socket):
+    """Return the address students open, or None when each page should give its own."""
+    if args.public_url:
+        return args.public_url
+    # Behind a proxy the students open the proxy's address, which is the instructor's page's own.
+    if args.proxies:
+        return None
+    return url_of(reachable_host(args.host, probe), args.port)
 
 
 def gunicorn_command(args):
@@ -63,7 +127,14 @@ def gunicorn_command(args):
         "PROXIES": args.proxies,
         "PING_INTERVAL": args.ping_interval,
         "PING_TIMEOUT": args.ping_timeout,
+        "PUBLIC_URL": join_url(args),
     }
+    tuning = {
+        "QUEUE_TIMEOUT_SECONDS": args.queue_timeout,
+        "CLASS_TTL_SECONDS": args.class_ttl,
+        "CLASS_HEARTBEAT_SECONDS": args.class_heartbeat,
+    }
+    config.update({key: value for key, value in tuning.items() if value is not None})
     return [
         sys.executable,
         "-m",
@@ -79,8 +150,10 @@ def gunicorn_command(args):
 def main(argv=None):
     """Print the URL to open, then become the gunicorn server (same process, same signals)."""
     args = parse(argv)
-    address = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
-    print(f"Knight's Tour Live: open http://{address}:{args.port}/ in a browser", flush=True)
+    local = url_of("127.0.0.1" if args.host in EVERY_ADDRESS else args.host, args.port)
+    public = join_url(args)
+    also = f"; students open {public}/" if public and public != local else ""
+    print(f"Knight's Tour Live: open {local}/ in a browser{also}", flush=True)
     command = gunicorn_command(args)
     # gunicorn's worker patches the standard library for gevent before it imports the app;
     # replacing this process gives it a clean start, with nothing of the app imported yet.

@@ -7,8 +7,9 @@ from flask_socketio import join_room, leave_room
 
 from . import socketio
 from .class_sessions import Classes, NoSuchClass, normal
-from .directory import directory_for
+from .directory import Unavailable, directory_for
 from .guesses import BURST, FREE_FAILURES, MAX_DELAY, PER_MINUTE, Guesses
+from .mirror import check_view
 from .passes import Passes, load_secret
 from .replies import answered
 from .runs import runs
@@ -22,7 +23,13 @@ def init_app(app):
     app.extensions["knights_tour_classes"] = Classes(
         app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"], Passes(load_secret(app))
     )
-    app.extensions["knights_tour_directory"] = directory_for(app.config.get("MESSAGE_QUEUE"))
+    # With a message queue, a class's key in Redis lives CLASS_TTL_SECONDS unless its owner renews
+    # it every CLASS_HEARTBEAT_SECONDS: see class_sharing.py.
+    app.config.setdefault("CLASS_TTL_SECONDS", 20)
+    app.config.setdefault("CLASS_HEARTBEAT_SECONDS", 5)
+    app.extensions["knights_tour_directory"] = directory_for(
+        app.config.get("MESSAGE_QUEUE"), app.config["CLASS_TTL_SECONDS"], app.config["QUEUE_TIMEOUT_SECONDS"]
+    )
     # Failed joins per remote address (a school's NAT is one) and per connection: see guesses.py.
     app.config.setdefault("JOIN_FAILURES_BURST", BURST)
     app.config.setdefault("JOIN_FAILURES_PER_MINUTE", PER_MINUTE)
@@ -68,7 +75,7 @@ def check_in_control(sid):
     """Raise ValueError if sid follows a class, whose run only its instructor controls."""
     registry = classes()
     klass = registry.followed_by(sid)
-    if klass is not None and klass.remote and not directory().exists(klass.code):
+    if klass is not None and klass.remote and not _still_open(klass.code):
         registry.unfollow(sid)  # its owner has ended it
         klass = None
     if klass is not None:
@@ -78,10 +85,19 @@ def check_in_control(sid):
         )
 
 
+def _still_open(code):
+    """Tell whether another process still has a class (assume so while Redis cannot say)."""
+    try:
+        return directory().exists(code)
+    except Unavailable:
+        return True
+
+
 def end_class(registry, klass, reason):
     """End a class: tell its room why, and free everything it held."""
     registry.close(klass)
     directory().withdraw(klass.code)
+    # Through the queue, this also tells the other processes to forget the class at once.
     socketio.emit("class_ended", {"code": klass.code, "reason": reason}, to=klass.room)
     for sid in (*klass.followers, klass.instructor):
         if sid is not None:
@@ -102,7 +118,9 @@ def _reap(app, registry):
 
 def _ensure_reaper():
     registry = classes()
-    if not getattr(registry, "reaping", False) or not registry.reaping.is_alive():
+    reaping = getattr(registry, "reaping", None)
+    # A thread, or under gevent a greenlet, which has no is_alive().
+    if reaping is None or not (reaping.is_alive() if hasattr(reaping, "is_alive") else not reaping.dead):
         registry.reaping = socketio.start_background_task(_reap, current_app._get_current_object(), registry)
 
 
@@ -110,20 +128,29 @@ def _ensure_reaper():
 @answered
 def on_class_open(data=None):
     """An instructor's page opens a class; its runs from now on are the class's."""
-    klass = classes().open(request.sid)
-    _ensure_reaper()
-    directory().publish(klass.code)
     registry = classes()
-    directory().listen(lambda code, sid: _welcome_from_here(registry, code, sid))
-    return {"code": klass.code, "token": classes().token(klass)}
+    klass = registry.open(request.sid)
+    try:
+        directory().publish(klass.code)
+    except Unavailable:
+        registry.close(klass)  # a class the other processes cannot know of is not opened
+        raise
+    _ensure_reaper()
+    return {"code": klass.code, "token": registry.token(klass)}
 
 
-def _welcome_from_here(registry, code, sid):
-    """Send a student who joined through another process the state of a class owned here."""
+def _welcome_from_here(registry, code, sid=None):
+    """Send a class owned here as it is to a student who joined through another process (None: all)."""
     klass = registry.owned(code)
-    if klass is not None:
-        with klass.lock:
+    if klass is None:
+        return
+    with klass.lock:  # no batch goes out between bringing the room up to date and the state
+        if sid is not None:
             socketio.emit("class_state", klass.welcome(), to=sid)
+            return
+        getattr(socketio.server.manager, "catch_up", lambda room: None)(klass.room)
+        here = [sid for sid in (*klass.followers, klass.instructor) if sid is not None]
+        socketio.emit("class_state", klass.welcome(), to=klass.room, skip_sid=here)
 
 
 @socketio.on("class_claim")
@@ -134,15 +161,18 @@ def on_class_claim(data=None):
     if not isinstance(data, dict):
         raise ValueError("'class_claim' needs an object with code and token")
     sid, registry = request.sid, classes()
+    if data.get("lane") == "second":  # the page's other connection, for the race's other board
+        return {"code": registry.add_second(sid, data.get("code"), data.get("token")).code, "lane": "second"}
     # A claim tells whether a code names a class (by its error) as a join does.
     claim = _guessed(lambda: registry.claim(sid, data.get("code"), data.get("token"), directory().exists))
     klass = claim.klass
     _ensure_reaper()
     directory().publish(klass.code)
     with klass.lock:
-        if klass.player is not None:
-            runs().hand_over(klass.player, sid)
-            klass.player.reattach()
+        player = klass.main.player
+        if player is not None:
+            runs().hand_over(player, sid)
+            player.reattach()
         klass.settle()
         klass.touched = time.monotonic()
         socketio.emit("class_control", klass.control(), to=klass.room)
@@ -199,6 +229,20 @@ def on_class_leave(data=None):
     return {"code": klass.code}
 
 
+@socketio.on("class_view")
+@answered
+def on_class_view(data=None):
+    """An instructor's page shows something new: its settings, position, panels or bookmarks."""
+    view = check_view(data)
+    klass = classes().led_by(request.sid)
+    if klass is None:
+        raise ValueError("you do not lead a class")
+    with klass.lock:
+        klass.view = view
+        klass.touched = time.monotonic()
+        socketio.emit("class_view", view, to=klass.room, skip_sid=request.sid)
+
+
 @socketio.on("class_end")
 @answered
 def on_class_end(data=None):
@@ -215,12 +259,14 @@ def on_gone(sid):
     """Note that a page has gone: a follower leaves its room; an instructor leaves its class,
     whose run waits, paused, for them to come back."""
     guesses().forget(sid)  # its address's bucket stays: reconnecting must not refill it
+    classes().drop_second(sid)
     klass = classes().led_by(sid)
     classes().left(sid)
     if klass is not None:
         with klass.lock:
-            if klass.player is not None and runs().release(sid) is klass.player:
-                klass.player.pause()
+            player = klass.main.player
+            if player is not None and runs().release(sid) is player:
+                player.pause()
             klass.state = "away"
             socketio.emit("class_control", klass.control(), to=klass.room)
 

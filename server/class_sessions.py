@@ -26,6 +26,22 @@ class Claim:
         self.displaced = displaced
 
 
+class Feed:
+    """A run that a class's room is sent: its 'started', its player while it runs, its result."""
+
+    def __init__(self):
+        self.started = None  # the run's 'started' payload
+        self.player = None  # its player, while it runs
+        self.result = None  # its 'finished' payload, once it has ended
+        self.summarising = False  # the room gets snapshots, not events
+        self.snapshot_at = 0.0
+
+    def news(self):
+        """Return the run, where it is, and how it ended, as a joining follower needs them."""
+        snapshot = self.player.snapshot() if self.player else None
+        return {"run": self.started, "snapshot": snapshot, "result": self.result}
+
+
 class ClassSession:
     """One class: its code, its instructor, its followers and the run they watch.
 
@@ -39,24 +55,25 @@ class ClassSession:
         self.nonce = nonce  # the class's own, in its passes: see passes.py
         self.instructor = instructor  # the instructor's sid, None while disconnected
         self.followers = set()
-        self.started = None  # the 'started' payload of the class's current run
-        # The player of that run, while it runs: it outlives its instructor's connection
-        # (paused while they are away) until they come back or the class is ended.
-        self.player = None
-        self.result = None  # the 'finished' payload of that run, once it has ended
+        # The class's run. Its player outlives its instructor's connection (paused while they
+        # are away) until they come back or the class is ended.
+        self.main = Feed()
         self.state = "idle"  # idle, playing, paused, skipping, finished, or away
         self.speed = None
         self.lock = threading.Lock()  # orders joins against what the room is sent
         self.touched = time.monotonic()
-        self.summarising = False  # the room gets snapshots, not events
-        self.snapshot_at = 0.0
+        self.view = None  # what the instructor's page shows, for the room to mirror: see mirror.py
+        # In a race, the other board's run comes from the instructor page's second connection.
+        self.second = Feed()
+        self.second_sid = None
 
     def settle(self):
         """Set the state from the run, now that the instructor is there to drive it."""
-        if self.player is not None:
-            self.state, self.speed = self.player.state(), self.player.speed
+        player = self.main.player
+        if player is not None:
+            self.state, self.speed = player.state(), player.speed
         else:
-            self.state = "finished" if self.result else "idle"
+            self.state = "finished" if self.main.result else "idle"
 
     @property
     def room(self):
@@ -68,8 +85,7 @@ class ClassSession:
 
     def welcome(self):
         """Return what a joining follower needs: the run, where it is, and how it goes."""
-        snapshot = self.player.snapshot() if self.player else None
-        return {**self.control(), "run": self.started, "snapshot": snapshot, "result": self.result}
+        return {**self.control(), **self.main.news(), "view": self.view, "second": self.second.news()}
 
 
 class Classes:
@@ -86,6 +102,7 @@ class Classes:
         # code, the sids and when they began; and each waiting sid's code.
         self._waiting = {}
         self._waits = {}
+        self._seconds = {}  # sid of an instructor page's second connection -> code
         self._lock = threading.Lock()
 
     def __len__(self):
@@ -118,13 +135,17 @@ class Classes:
             if code not in self._by_code:
                 return code
 
-    def find(self, code, elsewhere=lambda code: False):
+    def find(self, code, elsewhere=None):
         """Return the class with this code (elsewhere(code): another process has it), or raise."""
         code = code.upper().strip() if isinstance(code, str) else None
         klass = self._by_code.get(code) if code else None
-        if klass is None and code and elsewhere(code):
-            with self._lock:
-                klass = self._by_code.setdefault(code, ClassSession(code, None, None, remote=True))
+        # Another process's class is asked about again: known here, it may have ended since.
+        if elsewhere is not None and code and (klass is None or klass.remote):
+            if not elsewhere(code):
+                klass = None
+            elif klass is None:
+                with self._lock:
+                    klass = self._by_code.setdefault(code, ClassSession(code, None, None, remote=True))
         if klass is None:
             raise NoSuchClass("there is no class with that code: check it with your instructor")
         return klass
@@ -268,6 +289,31 @@ class Classes:
                 klass.touched = time.monotonic()
         return klass
 
+    def second_of(self, sid):
+        """Return the class whose race's second board sid runs, or None."""
+        code = self._seconds.get(sid)
+        return self._by_code.get(code) if code else None
+
+    def add_second(self, sid, code, token):
+        """Let sid, the second connection of the instructor's page, run the race's other board."""
+        klass = self._by_code.get(normal(code))
+        if klass is None or klass.remote or self.passes.leads(klass.code, token) != klass.nonce:
+            raise ValueError("only the instructor's page can run the second board of its class's race")
+        with self._lock:
+            if klass.second_sid is not None:
+                self._seconds.pop(klass.second_sid, None)
+            klass.second_sid = sid
+            self._seconds[sid] = klass.code
+        return klass
+
+    def drop_second(self, sid):
+        """Forget sid as the second board of a class's race; return the class, or None."""
+        with self._lock:
+            klass = self._by_code.get(self._seconds.pop(sid, None))
+            if klass is not None and klass.second_sid == sid:
+                klass.second_sid = None
+        return klass
+
     def close(self, klass):
         """Forget a class and everyone's part in it; stop its run if nobody holds it."""
         with self._lock:
@@ -276,8 +322,9 @@ class Classes:
                 self._led.pop(klass.instructor, None)
             for sid in klass.followers:
                 self._following.pop(sid, None)
-        if klass.instructor is None and klass.player is not None:
-            klass.player.stop()
+            self._seconds.pop(klass.second_sid, None)
+        if klass.instructor is None and klass.main.player is not None:
+            klass.main.player.stop()
 
     def stale(self, now=None):
         """Return the classes to end: idle too long, or left by their instructor too long."""
@@ -288,3 +335,20 @@ class Classes:
             if not klass.remote
             and now - klass.touched > (self.idle_seconds if klass.instructor else self.orphan_seconds)
         ]
+
+    def shared(self):
+        """Return the classes opened here, and those known here as another process's."""
+        classes = list(self._by_code.values())
+        return [k for k in classes if not k.remote], [k for k in classes if k.remote]
+
+    def drop_remote(self, code):
+        """Forget another process's class, and its followers here; return it (or None)."""
+        with self._lock:
+            klass = self._by_code.get(code)
+            if klass is None or not klass.remote:
+                return None
+            del self._by_code[code]
+            for sid in klass.followers:
+                self._following.pop(sid, None)
+            self._seconds.pop(klass.second_sid, None)
+        return klass

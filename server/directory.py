@@ -3,13 +3,33 @@
 With one process, every class is in that process's memory and this does nothing. With several,
 the process where a class was opened owns it (its instructor and run live there); the others
 learn of it here, and ask its owner to welcome the students who join through them.
+
+A class's key expires unless its owner renews it: the classes of a process that died go away
+by themselves. Every call waits for Redis at most a timeout; one that fails raises Unavailable,
+whose message a handler sends back.
 """
 
 import json
-import threading
+import logging
+
+import redis
+
+from .message_queue import FAILURES, redis_options, subscription
 
 CHANNEL = "knights-tour:welcome"
 KEY = "knights-tour:class:{}"
+UNAVAILABLE = (
+    "classes are unavailable right now: the server cannot reach its message queue; try again in a moment"
+)
+
+log = logging.getLogger(__name__)
+
+
+class Unavailable(ValueError):
+    """Redis did not answer: classes cannot be opened or joined across processes now."""
+
+    def __init__(self):
+        super().__init__(UNAVAILABLE)
 
 
 class NoDirectory:
@@ -18,60 +38,91 @@ class NoDirectory:
     def publish(self, code):
         pass
 
+    def renew(self, codes):
+        pass
+
     def withdraw(self, code):
         pass
 
     def exists(self, code):
         return False
 
-    def ask_welcome(self, code, sid):
-        pass
+    def missing(self, codes):
+        return set()
 
-    def listen(self, welcome):
+    def ask_welcome(self, code, sid=None):
         pass
 
 
 class RedisDirectory:
     """The directory shared by processes through Redis: class codes, and welcome requests."""
 
-    def __init__(self, url):
-        import redis  # only needed when several processes share classes
+    def __init__(self, url, ttl, timeout):
+        self.redis = redis.Redis.from_url(url, **redis_options(timeout))
+        self.ttl_ms = int(ttl * 1000)
 
-        self.redis = redis.Redis.from_url(url)
-        self._listening = None
+    def _ask(self, command):
+        try:
+            return command()
+        except FAILURES as exc:
+            raise Unavailable() from exc
 
     def publish(self, code):
-        """Make a class opened here known to the other processes."""
-        self.redis.set(KEY.format(code), "1")
+        """Make a class opened here known to the other processes, for ttl seconds."""
+        self._ask(lambda: self.redis.set(KEY.format(code), "1", px=self.ttl_ms))
+
+    def renew(self, codes):
+        """Keep the classes opened here known for ttl seconds more (again, if Redis lost them)."""
+        if codes:
+            pipe = self.redis.pipeline(transaction=False)
+            for code in codes:
+                pipe.set(KEY.format(code), "1", px=self.ttl_ms)
+            self._ask(pipe.execute)
 
     def withdraw(self, code):
-        """Forget a class that has ended."""
-        self.redis.delete(KEY.format(code))
+        """Forget a class that has ended (if Redis is away, its key expires by itself)."""
+        try:
+            self.redis.delete(KEY.format(code))
+        except FAILURES as exc:
+            log.warning("cannot withdraw class %s (%s): its key will expire", code, exc)
 
     def exists(self, code):
         """Tell whether some process has a class with this code."""
-        return bool(self.redis.exists(KEY.format(code)))
+        return bool(self._ask(lambda: self.redis.exists(KEY.format(code))))
 
-    def ask_welcome(self, code, sid):
-        """Ask the class's owner to send a joining student the class's state."""
-        self.redis.publish(CHANNEL, json.dumps({"code": code, "sid": sid}))
+    def missing(self, codes):
+        """Return the codes among these that no process has now."""
+        codes = list(codes)
+        if not codes:
+            return set()
+        pipe = self.redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.exists(KEY.format(code))
+        return {code for code, found in zip(codes, self._ask(pipe.execute), strict=True) if not found}
 
-    def listen(self, welcome):
-        """Answer welcome requests for the classes owned here, on a thread of its own."""
-        if self._listening is not None:
-            return
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        pubsub.subscribe(CHANNEL)
+    def ask_welcome(self, code, sid=None):
+        """Ask a class's owner to send its state to a joining student (None: to all it has here)."""
+        self._ask(lambda: self.redis.publish(CHANNEL, json.dumps({"code": code, "sid": sid})))
 
-        def serve():
-            for message in pubsub.listen():
-                request = json.loads(message["data"])
-                welcome(request["code"], request["sid"])
-
-        self._listening = threading.Thread(target=serve, daemon=True, name="class-directory")
-        self._listening.start()
+    def serve(self, welcome, reconnected, sleep):
+        """Answer welcome requests for ever; after a lost subscription, call reconnected()."""
+        for message in subscription(lambda: self.redis, CHANNEL, sleep, reconnected):
+            _safely(lambda data=message["data"]: welcome(**_request(data)))
 
 
-def directory_for(url):
+def _request(data):
+    request = json.loads(data)
+    return {"code": request["code"], "sid": request.get("sid")}
+
+
+def _safely(call):
+    # The listener must outlive whatever one request does.
+    try:
+        call()
+    except Exception:
+        log.exception("a class directory request failed")
+
+
+def directory_for(url, ttl, timeout):
     """Return the directory for a message queue URL (or for none)."""
-    return RedisDirectory(url) if url else NoDirectory()
+    return RedisDirectory(url, ttl, timeout) if url else NoDirectory()

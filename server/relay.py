@@ -1,4 +1,8 @@
-"""The relay of an instructor's run to the class's room: what starts, moves and ends."""
+"""The relay of an instructor's run to the class's room: what starts, moves and ends.
+
+With several processes, what the room is sent reaches the other processes through Redis, and
+the run never waits for it: see message_queue.py for what happens when Redis is slow or away.
+"""
 
 import time
 
@@ -13,63 +17,82 @@ SMALL_BATCH = 64  # events; a batch this small (a step, a slow pace) always reac
 
 
 class Relay:
-    """Pass an instructor's run on to the class's room: what starts, moves and ends."""
+    """Pass an instructor's run on to the class's room: what starts, moves and ends.
 
-    def __init__(self, klass, run):
+    The run is the class's own (its feed is klass.main), or in a race the other board's, whose
+    news the room gets marked with its lane ("second"); how the run goes (class_control) is
+    the class's own run's.
+    """
+
+    def __init__(self, klass, run, lane=None):
         self.klass = klass
         self.run = run
+        self.lane = lane
+        self.feed = klass.second if lane else klass.main
+
+    def _emit(self, event, payload):
+        socketio.emit(event, {**payload, "lane": self.lane} if self.lane else payload, to=self.klass.room)
 
     def started(self, payload, player):
         """Tell the room a new run has begun."""
         with self.klass.lock:
-            self.klass.started, self.klass.player, self.klass.result = payload, player, None
-            self.klass.summarising = False
+            feed = self.feed
+            feed.started, feed.player, feed.result, feed.summarising = payload, player, None, False
+            if not self.lane and self.klass.view is not None:
+                # The instructor's page shows the new run: a welcome must not say otherwise
+                # before its next view arrives.
+                self.klass.view = {**self.klass.view, "run": payload["run"], "at": None}
             self._control(player)
-            socketio.emit("started", payload, to=self.klass.room)
+            self._emit("started", payload)
 
     def batch(self, payload, player):
         """Pass a batch of events on, or, at paces a class cannot watch, a snapshot now and then."""
-        klass = self.klass
-        with klass.lock:
-            if klass.player is not player:
+        feed = self.feed
+        with self.klass.lock:
+            if feed.player is not player:
                 return
             if len(payload["events"]) <= SMALL_BATCH or 0 < player.speed <= FOLLOW_MAX_SPEED:
-                if klass.summarising:  # the room is behind: bring it up to date first
+                if feed.summarising:  # the room is behind: bring it up to date first
                     self._snapshot(player)
-                    klass.summarising = False
-                socketio.emit("events", payload, to=klass.room)
-            elif time.monotonic() - klass.snapshot_at >= SNAPSHOT_EVERY:
+                    feed.summarising = False
+                self._emit("events", payload)
+            elif time.monotonic() - feed.snapshot_at >= SNAPSHOT_EVERY:
                 self._snapshot(player)
-                klass.summarising = True
+                feed.summarising = True
 
     def progress(self, snapshot):
         """Pass on the progress of a skip."""
-        socketio.emit("progress", {"run": self.run, **snapshot}, to=self.klass.room)
+        self._emit("progress", {"run": self.run, **snapshot})
 
     def finished(self, payload, player):
         """Tell the room the run has ended, and how."""
         with self.klass.lock:
-            if self.klass.player is player:
-                self.klass.player, self.klass.result, self.klass.state = None, payload, "finished"
-                socketio.emit("finished", payload, to=self.klass.room)
-                socketio.emit("class_control", self.klass.control(), to=self.klass.room)
+            feed = self.feed
+            if feed.player is player:
+                feed.player, feed.result = None, payload
+                self._emit("finished", payload)
+                if not self.lane:
+                    self.klass.state = "finished"
+                    socketio.emit("class_control", self.klass.control(), to=self.klass.room)
 
     def control(self, player):
         """Tell the room the run was paused, resumed, stepped, sped up or skipped."""
         with self.klass.lock:
-            if self.klass.player is player:
-                if self.klass.summarising:
+            if self.feed.player is player:
+                if self.feed.summarising:
                     self._snapshot(player)
                 self._control(player)
 
     def _control(self, player):
+        if self.lane:
+            return  # the room follows the state of the class's own run
         self.klass.state, self.klass.speed = player.state(), player.speed
         self.klass.touched = time.monotonic()
         socketio.emit("class_control", self.klass.control(), to=self.klass.room)
 
     def _snapshot(self, player):
-        self.klass.snapshot_at = time.monotonic()
-        socketio.emit("snapshot", {"run": self.run, **player.snapshot()}, to=self.klass.room)
+        self.feed.snapshot_at = time.monotonic()
+        self._emit("snapshot", {"run": self.run, **player.snapshot()})
 
 
 class NoRelay:
@@ -92,6 +115,10 @@ class NoRelay:
 
 
 def relay_for(sid, run):
-    """Return the relay of a run that sid starts: to its class's room, if it leads one."""
-    klass = classes().led_by(sid)
-    return Relay(klass, run) if klass else NoRelay()
+    """Return the relay of a run that sid starts: to the room of the class it leads, if any."""
+    registry = classes()
+    klass = registry.led_by(sid)
+    if klass is not None:
+        return Relay(klass, run)
+    klass = registry.second_of(sid)
+    return Relay(klass, run, "second") if klass is not None else NoRelay()

@@ -8,7 +8,7 @@ from flask_socketio import emit
 
 def refuse(message):
     """Tell the client what was wrong and build the negative acknowledgement."""
-    emit("error", {"message": message})
+    emit("error", {"message": message}, ignore_queue=True)  # to this page, connected here
     return {"ok": False, "error": message}
 
 

@@ -60,7 +60,9 @@ def on_start(data=None):
         if to is None:
             on_ack()  # nobody to take it: the run is paused until its instructor is back
         else:
-            socketio.emit(event, payload, to=to, callback=lambda *_: on_ack())
+            # Straight to the page, which is connected here (a class is led from the process
+            # that owns it): through the queue, a run would wait whenever Redis does.
+            socketio.emit(event, payload, to=to, callback=lambda *_: on_ack(), ignore_queue=True)
 
     def send(batch, on_ack):
         # first numbers the batch's first event, so a follower who joined late can line up.
@@ -76,7 +78,7 @@ def on_start(data=None):
         payload = {"run": run, **summary}
         to = page()
         if to is not None:
-            socketio.emit("finished", payload, to=to)
+            socketio.emit("finished", payload, to=to, ignore_queue=True)
         relay.finished(payload, player)
         registry.discard(player)
 
@@ -93,7 +95,7 @@ def on_start(data=None):
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.
     started = {"run": run, **asdict(options), **shape}
-    emit("started", started)
+    emit("started", started, ignore_queue=True)
     relay.started(started, player)
     player.start(socketio.start_background_task)
     return {"run": run}

@@ -1,9 +1,14 @@
-"""HTTP routes: the page and the browser's Socket.IO client."""
+"""HTTP routes: the page, the QR code of a class's link, and the browser's Socket.IO client."""
 
+import io
+import re
+from functools import lru_cache
 from pathlib import Path
 
-from flask import Blueprint, abort, render_template, send_from_directory
+import segno
+from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 
+from .class_sessions import CODE_ALPHABET, CODE_LENGTH
 from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 
@@ -12,6 +17,9 @@ bp = Blueprint("views", __name__)
 # Installed from the npm registry at set-up (package-lock.json pins it); never a CDN.
 SOCKET_IO_DIST = Path(__file__).resolve().parent.parent / "node_modules" / "socket.io-client" / "dist"
 
+CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only with --public-url
+
 # The names the page gives the engine's orderings (in English; the page translates them).
 ORDERING_LABELS = {
     "naive": "Naive",
@@ -19,6 +27,11 @@ ORDERING_LABELS = {
     "warnsdorff-roth": "Warnsdorff + Roth's tie-break",
     "random": "Random",
 }
+
+
+def join_base():
+    """Return the address students open (python -m server's choice), or None for the page's own."""
+    return current_app.config.get("PUBLIC_URL")
 
 
 def page_context():
@@ -34,6 +47,8 @@ def page_context():
             "defaultSpeed": DEFAULT_SPEED,
             "orders": list(ORDERINGS),
             "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},
+            # The class link's address: the page's own when null.
+            "joinBase": join_base(),
         },
         "max_side": MAX_SIDE,
         "max_seed": MAX_SEED,
@@ -56,3 +71,32 @@ def socket_io_client(name):
     if not SOCKET_IO_DIST.is_dir():
         abort(503, "The Socket.IO browser client is not installed: run `make run` or `npm ci`.")
     return send_from_directory(SOCKET_IO_DIST, name)
+
+
+@lru_cache(maxsize=512)
+def qr_svg(text):
+    """Return a QR code of text as an SVG that scales to any size."""
+    # Medium error correction survives a projector's glare; the four-module quiet zone and the
+    # white ground let a phone find the code on any background.
+    out = io.BytesIO()
+    segno.make_qr(text, error="m").save(
+        out, kind="svg", border=4, dark="#000", light="#fff", omitsize=True, xmldecl=False, nl=False
+    )
+    return out.getvalue()
+
+
+@bp.get("/class/<code>/qr.svg")
+def class_qr(code):
+    """Serve the QR code of a class's link, for the presenter view."""
+    if not CODE.fullmatch(code):
+        abort(404)
+    # Any well-formed code gets its picture, whether a class has it or not: the picture holds no
+    # more than the code, and answering only open classes would let codes be guessed here,
+    # past the limits on wrong codes.
+    base = join_base() or request.host_url.rstrip("/")
+    response = Response(qr_svg(f"{base}/?class={code}"), mimetype="image/svg+xml")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.cache_control.public = True
+    response.cache_control.max_age = QR_MAX_AGE
+    response.add_etag()
+    return response.make_conditional(request)

@@ -12,7 +12,9 @@ import redis
 
 from server import create_app, socketio
 from tests.support.clients import RawClient, RecordingClient
+from tests.support.cluster import Cluster
 from tests.support.leaks import leftovers, sockets, threads
+from tests.support.proxy import Nginx
 from tests.support.servers import LiveServer, ProductionServer, start_listening, stop_processes
 from tests.support.waiting import wait_for
 
@@ -167,6 +169,37 @@ def cluster(tmp_path):
             shared.close()
     finally:
         stop_processes(processes)
+
+
+@pytest.fixture
+def clusters(tmp_path):
+    """Return clusters(n, *args): Redis and n `python -m server` processes sharing it, each with
+    extra options args; each stopped after the test (its logs are in the test's tmp_path)."""
+
+    def build(n=2, *args):
+        directory = tmp_path / f"cluster-{len(made) + 1}"
+        directory.mkdir()
+        return Cluster(directory, n, args, cwd=ROOT)
+
+    made = Made(build)
+    yield made
+    for each in made:
+        each.close()
+
+
+@pytest.fixture
+def nginx(tmp_path):
+    """Return nginx(ports): nginx balancing the app servers on those ports, stopped after the test."""
+
+    def build(ports):
+        directory = tmp_path / f"nginx-{len(made) + 1}"
+        directory.mkdir()
+        return Nginx(directory, ports)
+
+    made = Made(build)
+    yield made
+    for each in made:
+        each.close()
 
 
 @pytest.fixture(scope="module")

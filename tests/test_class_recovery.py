@@ -43,8 +43,9 @@ def test_the_class_run_waits_paused_for_its_instructor_and_goes_on_where_it_was(
     teacher.close()
     assert wait_for(lambda: states(student)[-1:] == ["away"])
     klass = classes(live_server.app).find(code)
-    assert klass.player is not None and klass.player.state() == "paused"
-    held = klass.player.events
+    player = klass.main.player
+    assert player is not None and player.state() == "paused"
+    held = player.events
 
     again = people()
     answer = again.call("class_claim", {"code": code, "token": token})

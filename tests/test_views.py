@@ -1,9 +1,13 @@
-"""The page's routes: the page with its controls and the server's own options, and the Socket.IO client."""
+"""The page's routes: the page with the server's own options, class links' QR codes, the Socket.IO client."""
 
+import json
 import re
 
+from server.class_sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine import ORDERINGS
+from server.views import QR_MAX_AGE
 from server.wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
+from tests.support.qr import encodes
 
 
 def field(html, element_id, attribute):
@@ -36,3 +40,51 @@ def test_socket_io_client_is_served_locally(app):
     response = app.test_client().get("/vendor/socket.io/socket.io.esm.min.js")
     assert response.status_code == 200
     assert b"io" in response.data and len(response.data) > 10_000
+
+
+def limits(client):
+    """Return the limits and settings the page's script reads from the page."""
+    html = client.get("/").get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="limits">(.*?)</script>', html).group(1))
+
+
+def test_the_page_is_given_the_address_students_join_at(app):
+    client = app.test_client()
+    assert limits(client)["joinBase"] is None  # no server option: the page's own address
+    app.config["PUBLIC_URL"] = "http://198.51.100.7:5000"
+    assert limits(client)["joinBase"] == "http://198.51.100.7:5000"
+
+
+def test_a_class_qr_code_is_an_svg_of_its_link(app):
+    client = app.test_client()
+    code = "AB3XZ"
+    response = client.get(f"/class/{code}/qr.svg")
+    assert response.status_code == 200
+    assert response.mimetype == "image/svg+xml"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    svg = response.get_data(as_text=True)
+    assert svg.startswith("<svg") and 'viewBox="0 0 ' in svg
+    assert encodes(svg, f"http://localhost/?class={code}")
+    assert not encodes(svg, "http://localhost/?class=AB3XY")
+    app.config["PUBLIC_URL"] = "http://198.51.100.7:5000"
+    assert encodes(
+        client.get(f"/class/{code}/qr.svg").get_data(as_text=True), f"http://198.51.100.7:5000/?class={code}"
+    )
+
+
+def test_a_qr_code_is_kept_by_the_browser_and_revalidated_cheaply(app):
+    client = app.test_client()
+    first = client.get("/class/AB3XZ/qr.svg")
+    assert first.cache_control.public and first.cache_control.max_age == QR_MAX_AGE
+    again = client.get("/class/AB3XZ/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    other = client.get("/class/AB3XY/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
+    assert other.status_code == 200
+
+
+def test_qr_codes_are_drawn_only_for_well_formed_codes(app):
+    client = app.test_client()
+    # Lower case, letters and digits codes never use (O, 0, I, 1), and the wrong length.
+    for code in ("ab3xz", "AB3XO", "AB0XZ", "AB1XZ", "AB3X", "AB3XZZ", "AB%20X"):
+        assert client.get(f"/class/{code}/qr.svg").status_code == 404, code
+    assert client.get(f"/class/{CODE_ALPHABET[-CODE_LENGTH:]}/qr.svg").status_code == 200

@@ -6,6 +6,8 @@ import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
 import { Lane } from "./lane.js";
+import { publishView } from "./mirror.js";
+import { refusal } from "./refusals.js";
 import { IDLE_RUN, createPlayback } from "./playback.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
@@ -15,6 +17,7 @@ import { createClassView } from "./views/classpanel.js";
 import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
 import { createLessonView } from "./views/lesson.js";
+import { createOfflineView } from "./views/offline.js";
 import { createStatusView } from "./views/status.js";
 import { lessonLane } from "./views/facts.js";
 
@@ -33,9 +36,12 @@ const store = new Store({
   undo: null,    // the finished run the last change cleared, to bring back
   run: IDLE_RUN,
   connection: "connecting",
-  klass: { role: "none", code: null, presenter: false, note: null, control: null },
+  // ticket: a student's pass to wait for its class; waiting: the class is not open (yet) again.
+  klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
+    reviewing: false, view: null },
   view: { hints: true, degrees: false, lesson: true, lines: false, side: "main", language: preferredLanguage() },
   notes: { board: null, share: null },
+  marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
 });
 
 const runs = {
@@ -44,30 +50,40 @@ const runs = {
   active: () => (store.state.settings.mode === "compare" ? [runs.main, runs.second] : [runs.main]),
 };
 let playback, classroom;
-const makeLane = () => {
+const makeLane = (partner) => {
   const lane = new Lane({
-    connection: () => { if (playback.connection()) classroom.reconnected(); },
-    started: (run) => { classroom.started(run); playback.started(lane); },
+    partner,
+    connection: (up) => {
+      if (playback.connection()) classroom.reconnected();
+      else if (up && lane === runs.second) classroom.claimSecond();
+    },
+    started: (run) => {
+      if (lane === runs.main) classroom.started(run);
+      playback.started(lane);
+    },
     changed: () => playback.changed(lane),
     progress: (snapshot) => playback.progressed(lane, snapshot),
     finished: () => playback.finished(lane),
-    error: (message) => playback.note("status.server", { message }),
+    error: (message) => { const { id, params } = refusal(message); playback.note(id, params); },
     timedOut: () => playback.note("status.timedOut"),
     classState: (news) => classroom.classState(news),
     classControl: (control) => classroom.classControl(control),
     classEnded: (ended) => classroom.classEnded(ended),
+    classDisplaced: (news) => classroom.displaced(news),
+    classView: (view) => classroom.viewed(view),
     lost: () => store.state.klass.role === "student" && classroom.rejoin(),
   });
   return lane;
 };
-runs.main = makeLane();
+runs.main = makeLane(() => runs.second);
 runs.second = makeLane();
 playback = createPlayback(store, runs);
-classroom = createClassroom(store, runs, playback);
+classroom = createClassroom(store, runs, playback, limits);
+publishView(store, runs);
 
 const boards = createBoardsView(els, reducedMotion);
 const views = [createControlsView(els, limits), createStatusView(els), boards, createCountersView(els),
-  createLessonView(els), createClassView(els)];
+  createLessonView(els), createClassView(els), createOfflineView(els)];
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);

@@ -1,15 +1,21 @@
 // Class sessions: an instructor opens or reclaims a class, students join, leave and rejoin,
 // and a follower's page takes the instructor's runs; each turned into store updates.
+import { controls } from "./controls.js";
+import { t } from "./i18n.js";
+import { mirrored } from "./mirror.js";
+import { refusal } from "./refusals.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
+const MAX_LABEL = 60; // characters of a bookmark's label, as the server's mirror.py takes them
 const ENDED = {
   "the instructor ended the class": "class.reasonEnded",
   "the instructor left": "class.reasonLeft",
   "the class was idle": "class.reasonIdle",
+  "the class did not come back": "class.reasonGone",
 };
 
 /** Return the class actions on store, runs and the playback (for the runs a class replaces). */
-export function createClassroom(store, runs, playback) {
+export function createClassroom(store, runs, playback, limits) {
   const state = () => store.state;
   const stored = () => {
     try { return JSON.parse(localStorage.getItem(STORED) ?? "null"); } catch { return null; }
@@ -21,30 +27,53 @@ export function createClassroom(store, runs, playback) {
     if (!answer.ok) return;
     localStorage.setItem(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     setClass({ role: "instructor", code: answer.code }, { id: "class.opened" });
+    claimSecond();
   }
 
+  /**
+   * Take the class back with its token (after a reload, a lost connection or a restart of the
+   * server, which opens it again), and the run the server kept for it where it is.
+   */
   async function claim(code) {
     const mine = stored();
     if (mine?.code !== code) return false;
     const answer = await runs.main.server.request("class_claim", mine);
-    if (answer.ok) setClass({ role: "instructor", code }, { id: "class.leadAgain", params: { code } });
-    else {
+    if (answer.ok) {
+      setClass({ role: "instructor", code }, { id: "class.leadAgain", params: { code } });
+      playback.reattached(answer);
+      claimSecond();
+    } else if (!answer.timedOut) { // a timeout is tried again on the next connection
       localStorage.removeItem(STORED);
       setClass({ role: "none", code: null });
     }
     return answer.ok;
   }
 
+  /** Let the page's second connection run the race's other board for the class it leads. */
+  function claimSecond() {
+    const mine = stored();
+    if (state().klass.role === "instructor" && mine && runs.second.server.connected()) {
+      runs.second.server.request("class_claim", { ...mine, lane: "second" });
+    }
+  }
+
   async function join(code) {
     const wanted = String(code ?? "").trim().toUpperCase();
     if (!wanted) return;
     const before = state().klass;
+    const again = before.role === "student" && before.code === wanted;
     if (state().run.status !== "idle" && before.role !== "student") playback.sendAll("stop");
     // The class's state arrives before the answer, and is taken as a student's.
-    setClass({ role: "student", code: wanted, control: null });
-    const answer = await runs.main.server.request("class_join", { code: wanted });
-    if (answer.ok) setClass({ role: "student", code: answer.code });
-    else store.update({ klass: { ...before, note: { id: "class.joinFailed", params: { error: answer.error ?? "" } } } });
+    setClass({ role: "student", code: wanted, control: again ? before.control : null, ticket: again ? before.ticket : null });
+    // The ticket of the last join lets the page wait for its class, should the server have restarted.
+    const answer = await runs.main.server.request("class_join", { code: wanted, ticket: state().klass.ticket ?? undefined });
+    if (answer.ok) {
+      setClass({ role: "student", code: answer.code, ticket: answer.ticket ?? state().klass.ticket,
+        waiting: Boolean(answer.waiting) });
+    } else if (!answer.timedOut) {
+      const why = refusal(answer.error ?? "");
+      store.update({ klass: { ...before, note: { id: "class.joinFailed", params: { error: t(why.id, why.params) } } } });
+    }
   }
 
   async function leave() {
@@ -78,21 +107,75 @@ export function createClassroom(store, runs, playback) {
   function follow(run) {
     if (!run) return;
     const graph = run.graph === "example";
+    // A race's first board is the class's run; its ordering is the race's, not a setting.
+    const racing = !graph && state().settings.mode === "compare";
     store.update({ settings: {
-      mode: graph ? "example" : "board", rows: run.rows, cols: run.cols, start: run.start,
-      order: graph ? state().settings.order : run.order, closed: run.closed, allTours: run.all_tours,
+      mode: graph ? "example" : racing ? "compare" : "board", rows: run.rows, cols: run.cols, start: run.start,
+      order: graph || racing ? state().settings.order : run.order, closed: run.closed, allTours: run.all_tours,
       seed: run.seed, budget: run.budget, speed: run.speed,
     } });
   }
 
   function classState(classNews) {
     if (state().klass.role !== "student") return;
+    store.update({ klass: { waiting: false } });
+    runs.second.take(classNews.second ?? {});
     follow(runs.main.run);
     classControl(classNews);
+    if (classNews.view) viewed(classNews.view);
+  }
+
+  /** Take the instructor's view (unless the student is reviewing on their own). */
+  function viewed(view) {
+    if (state().klass.role !== "student") return;
+    store.update({ klass: { view } });
+    if (!state().klass.reviewing) show(view);
+  }
+
+  function show(view) {
+    const before = JSON.stringify(state().settings);
+    store.update(mirrored(view, state(), limits));
+    const main = runs.main;
+    if (view.run === null) {
+      if (state().run.status !== "idle" || JSON.stringify(state().settings) !== before) playback.showIdle();
+    } else if (view.run === main.run?.run) { // a view of another run is of one to come or gone
+      main.seek(view.at ?? main.timeline.head);
+      store.touch();
+    }
+  }
+
+  /** Stop reviewing: show what the instructor shows, and follow it again. */
+  function backToLive() {
+    const klass = state().klass;
+    if (klass.role !== "student" || !klass.reviewing) return;
+    store.update({ klass: { reviewing: false } });
+    if (klass.view) show(klass.view);
+    else runs.main.seek(runs.main.timeline.head);
+    store.update({ run: { line: null, note: null } });
+  }
+
+  /** Bookmark the moment the instructor's board shows, for every student's timeline. */
+  function mark(label) {
+    if (!controls(state(), runs).mark.enabled) return;
+    const { marks } = state();
+    const at = runs.main.model.events;
+    const text = String(label ?? "").trim().slice(0, MAX_LABEL) || t("class.markDefault", { at });
+    const kept = marks.filter((each) => each.at !== at);
+    store.update({ marks: [...kept, { at, label: text }].sort((a, b) => a.at - b.at) });
+  }
+
+  /** Follow the class another tab or device of its instructor has taken over. */
+  function displaced(news) {
+    if (state().klass.role !== "instructor" || news.code !== state().klass.code) return;
+    setClass({ role: "student", code: news.code, ticket: news.ticket, control: null, presenter: false },
+      { id: "class.displaced", params: { code: news.code } });
   }
 
   function started(run) {
-    if (state().klass.role === "student") follow(run);
+    if (state().klass.role === "student") {
+      store.update({ klass: { reviewing: false } });
+      follow(run);
+    }
   }
 
   function classControl(control) {
@@ -118,5 +201,5 @@ export function createClassroom(store, runs, playback) {
   }
 
   return { open, join, leave, end, invited, reconnected, classState, started, classControl, classEnded,
-    togglePresenter, rejoin: () => join(state().klass.code) };
+    displaced, viewed, backToLive, mark, claimSecond, togglePresenter, rejoin: () => join(state().klass.code) };
 }

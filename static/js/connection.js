@@ -2,6 +2,7 @@
 import { io } from "/vendor/socket.io/socket.io.esm.min.js";
 
 const ANSWER_MS = 5000;
+const RECONNECT_MS = 2000;
 
 /** Connect, route the server's events to handlers and return a request function. */
 export function connect(handlers) {
@@ -9,7 +10,12 @@ export function connect(handlers) {
   // WebSocket only: the server takes no long-polling, which would hold a request per page.
   const socket = io({ forceNew: true, transports: ["websocket"] });
   socket.on("connect", () => handlers.connection(true));
-  socket.on("disconnect", () => handlers.connection(false));
+  socket.on("disconnect", (reason) => {
+    handlers.connection(false);
+    // The client reconnects by itself after a network fault, but not when the server closed
+    // the connection (a flood of requests, a restart's goodbye): try again after a pause.
+    if (reason === "io server disconnect") setTimeout(() => socket.connect(), RECONNECT_MS);
+  });
   socket.on("started", handlers.started);
   // Acknowledging a batch is what lets the server send the next one.
   socket.on("events", (batch, ack) => {
@@ -22,7 +28,7 @@ export function connect(handlers) {
   });
   socket.on("finished", handlers.finished);
   // A class's room is sent these; none of them asks for an acknowledgement.
-  for (const event of ["class_state", "class_control", "class_ended", "snapshot"]) {
+  for (const event of ["class_state", "class_control", "class_ended", "class_displaced", "class_view", "snapshot"]) {
     socket.on(event, (payload) => handlers[event](payload));
   }
   socket.on("error", (payload) => handlers.error(payload.message));

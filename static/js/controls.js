@@ -2,6 +2,8 @@
 // derives every control's label, enabled and hidden state from the page's state: the buttons,
 // the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
+const MAX_MARKS = 30; // bookmarks of a run, as the server's mirror.py takes them
+
 const TRANSITIONS = {
   idle: { play: "playing", step: "paused", skip: "skipping" },
   playing: { pause: "paused", step: "paused", skip: "skipping", finish: "finished", reset: "idle" },
@@ -28,8 +30,9 @@ export function controls(state, runs) {
   const drive = state.connection === "up" && !following;
   const skipping = run.status === "skipping";
   const racing = settings.mode === "compare";
-  // Stepping back and scrubbing work on one board's own events, not while skipping or following.
-  const reviewable = !racing && !skipping && !following;
+  // Stepping back and scrubbing work on one board's own events, not while skipping; a student
+  // moves their own copy of the class's run.
+  const reviewable = !racing && !skipping;
   const midLine = run.line !== null && run.line.index < run.line.trace.length - 1;
   const atEnd = run.status === "finished" && main.atHead() && !midLine;
   const playing = run.replaying || run.status === "playing";
@@ -39,7 +42,7 @@ export function controls(state, runs) {
       enabled: drive && !skipping,
       pressed: playing,
     },
-    step: { enabled: drive && !skipping && !atEnd },
+    step: { enabled: following ? reviewable && !main.atHead() : drive && !skipping && !atEnd },
     back: { enabled: reviewable && (main.model.events > main.timeline.first || (run.line?.index ?? 0) > 0) },
     skip: { label: skipping ? "control.cancelSkip" : "control.skip", enabled: drive && run.status !== "finished" },
     reset: { enabled: !following && run.status !== "idle" },
@@ -48,5 +51,7 @@ export function controls(state, runs) {
     setup: { enabled: !following },
     chooseStart: { enabled: !following && settings.mode !== "example" },
     help: { enabled: true },
+    live: { enabled: following && klass.reviewing },
+    mark: { enabled: klass.role === "instructor" && main.timeline.head > 0 && state.marks.length < MAX_MARKS },
   };
 }

@@ -74,6 +74,13 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   click(els.classLeave, classroom.leave);
   click(els.classRejoin, classroom.rejoin);
   click(els.classEnd, classroom.end);
+  click(els.live, classroom.backToLive);
+  click(els.mark, () => { classroom.mark(els.markLabel.value); els.markLabel.value = ""; });
+  on(els.markLabel, "keydown", (event) => { if (event.key === "Enter") els.mark.click(); });
+  on(els.marks, "click", (event) => {
+    const at = event.target.closest("button")?.dataset.at;
+    if (at !== undefined) playback.seek(Number(at));
+  });
   click(els.presenter, classroom.togglePresenter);
   click(els.presenterExit, classroom.togglePresenter);
 

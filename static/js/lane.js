@@ -5,10 +5,14 @@ import { apply, createModel, fromSnapshot, undo } from "./model.js";
 import { knightMoves } from "./orderings.js";
 import { Timeline } from "./timeline.js";
 
+// What makes two runs the same search (and the same events, given the same seed).
+const RUN_KEYS = ["graph", "rows", "cols", "start", "order", "closed", "all_tours", "seed"];
+
 export class Lane {
   /**
    * Open a connection for one run. hooks: connection(up), started(run), changed(), progress(snapshot),
-   * finished(result), error(message), timedOut() - each called with this lane's news.
+   * finished(result), error(message), timedOut() - each called with this lane's news; and, for
+   * the main lane, partner(): the lane a class's news of its race's other board goes to.
    */
   constructor(hooks) {
     this.hooks = hooks;
@@ -17,17 +21,21 @@ export class Lane {
     this.model = createModel(1, 1, 0);
     this.timeline = new Timeline();
     this.graph = null;    // {names, moves} of the example graph, when the run is on it
+    // A class's room sends the race's other board (lane "second") on this same connection.
+    const lane = (news) => (news.lane === "second" && hooks.partner ? hooks.partner() : this);
     this.server = connect({
       connection: (up) => hooks.connection(up),
-      started: (run) => this.started(run),
-      events: (batch) => this.received(batch),
-      progress: (snapshot) => this.progressed(snapshot),
-      finished: (result) => this.ended(result),
+      started: (run) => lane(run).started(run),
+      events: (batch) => lane(batch).received(batch),
+      progress: (snapshot) => lane(snapshot).progressed(snapshot),
+      finished: (result) => lane(result).ended(result),
       error: (message) => hooks.error(message),
       class_state: (state) => this.welcomed(state),
       class_control: (control) => hooks.classControl?.(control),
       class_ended: (ended) => hooks.classEnded?.(ended),
-      snapshot: (snapshot) => this.caughtUp(snapshot),
+      class_displaced: (news) => hooks.classDisplaced?.(news),
+      class_view: (view) => hooks.classView?.(view),
+      snapshot: (snapshot) => lane(snapshot).caughtUp(snapshot),
     });
   }
 
@@ -108,8 +116,21 @@ export class Lane {
   }
 
   started(run) {
-    this.begin(run);
+    if (this.continues(run)) {
+      this.run = run;
+      this.result = null;
+    } else this.begin(run);
     this.hooks.started(run);
+  }
+
+  /**
+   * Tell whether run goes on with the search shown: the same one, resumed at an event this
+   * lane holds (after the server lost the run it came from).
+   */
+  continues(run) {
+    const shown = this.run;
+    return Boolean(run.resume_at && shown && this.timeline.head >= run.resume_at && !this.result
+      && RUN_KEYS.every((key) => shown[key] === run[key]));
   }
 
   begin(run) {
@@ -145,15 +166,19 @@ export class Lane {
 
   /** Take a class's state, on joining it: its run, where the run is, and how it ended. */
   welcomed(state) {
-    if (state.run) {
-      this.begin(state.run);
-      if (state.snapshot) this.adopt(state.snapshot);
-      if (state.result) this.ended(state.result);
-    } else {
-      this.run = null;
-      this.result = null;
-    }
+    this.take(state);
     this.hooks.classState(state);
+  }
+
+  /**
+   * Take a class's state: its run where it is (keeping what this lane holds of the same run),
+   * and how it ended. A class with no run (its server restarted) leaves the lane as it is.
+   */
+  take(state) {
+    if (!state.run) return;
+    if (state.run.run !== this.run?.run) this.begin(state.run);
+    if (state.snapshot && state.snapshot.events > this.timeline.head) this.adopt(state.snapshot);
+    if (state.result) this.ended(state.result);
   }
 
   caughtUp(snapshot) {

@@ -5,8 +5,10 @@ import { controls, next, underWay } from "./controls.js";
 import { createModel } from "./model.js";
 import { raceOrder, squares } from "./settings.js";
 
+// lost: the server no longer has the run shown (its connection dropped): Play, Step or Skip
+// start it again where the page is.
 export const IDLE_RUN = { status: "idle", replaying: false, since: null, total: 0, line: null, wantLine: false,
-  note: null, progress: null };
+  note: null, progress: null, lost: false };
 
 /** Return the page's run actions on store and runs ({main, second, active()}). */
 export function createPlayback(store, runs) {
@@ -46,6 +48,21 @@ export function createPlayback(store, runs) {
     return begun.every(Boolean);
   }
 
+  /** Start the lost runs again where each lane is: the server searches up to there unsent. */
+  async function resumeAll(paused) {
+    const lanes = runs.active().filter((lane) => !lane.result);
+    const begun = await Promise.all(lanes.map((lane) => lane.start({ ...payload(lane, paused),
+      resume_at: lane.timeline.head })));
+    return begun.every(Boolean);
+  }
+
+  /** Make sure the server has the page's runs: start them if none is under way, or again if lost. */
+  function begin(paused) {
+    if (ready()) return startAll(paused);
+    if (state().run.lost) return resumeAll(paused);
+    return Promise.resolve(true);
+  }
+
   async function sendAll(event, body) {
     const answers = await Promise.all(runs.active().map((lane) => lane.send(event, body)));
     return answers.every(Boolean);
@@ -58,12 +75,20 @@ export function createPlayback(store, runs) {
     const run = state().run;
     if (run.replaying) { stopReplay(); return; }
     if (!racing() && !runs.main.atHead()) { replay(); return; }
-    if (ready()) await startAll(false);
+    if (ready() || run.lost) await begin(false);
     else if (run.status === "playing") { if (await sendAll("pause")) go("pause"); }
     else if (run.status === "paused" && (await sendAll("resume"))) go("play");
   }
 
+  const following = () => state().klass.role === "student";
+
+  /** Note that a student moves their own copy of the class's run: the instructor's moves wait. */
+  function review() {
+    if (following() && !state().klass.reviewing) store.update({ klass: { reviewing: true } });
+  }
+
   async function pauseRun() {
+    if (following()) { review(); return; }
     if (state().run.replaying) stopReplay();
     if (state().run.status === "playing" && (await sendAll("pause"))) go("pause");
   }
@@ -96,13 +121,18 @@ export function createPlayback(store, runs) {
       return;
     }
     const byLine = view.lines && !racing();
+    if (following()) {
+      review();
+      if (main.forward()) store.update({ run: { line: null } });
+      return;
+    }
     if (!racing() && !main.atHead()) {
       await pauseRun();
       if (byLine) traceEvent(main.model.events);
       else { main.forward(); store.update({ run: { line: null } }); }
       return;
     }
-    if (ready() && !(await startAll(true))) return;
+    if (!(await begin(true))) return;
     if (byLine) store.update({ run: { wantLine: true } });
     // The event may arrive before the answer: keep the trace it began.
     if (await sendAll("step")) go("step", { line: state().run.line, wantLine: state().run.wantLine });
@@ -157,7 +187,7 @@ export function createPlayback(store, runs) {
       return;
     }
     if (state().run.replaying) stopReplay();
-    if (ready() && !(await startAll(true))) return;
+    if (!(await begin(true))) return;
     if ((await sendAll("skip")) && state().run.status !== "finished") go("skip", { progress: null });
   }
 
@@ -167,7 +197,7 @@ export function createPlayback(store, runs) {
     const graph = s.mode === "example" ? state().example : null;
     const model = graph ? createModel(1, graph.names.length, s.start) : createModel(s.rows, s.cols, s.start);
     for (const lane of [runs.main, runs.second]) lane.showEmpty(model, graph);
-    store.update({ run: IDLE_RUN });
+    store.update({ run: IDLE_RUN, marks: following() ? state().marks : [] });
   }
 
   function reset() {
@@ -232,17 +262,30 @@ export function createPlayback(store, runs) {
   function connection() {
     const up = runs.active().every((lane) => lane.server.connected());
     const was = state().connection;
-    const status = state().run.status;
-    // The server ends a page's runs when its connection drops.
-    if (!up && status !== "idle" && status !== "finished") go("reset");
+    // The server ends a page's runs when its connection drops (a class's waits for its
+    // instructor, who takes it back on reconnecting); the page keeps what it received.
+    if (!up && underWay(state().run.status) && state().klass.role !== "student") {
+      if (state().run.replaying) stopReplay();
+      go("pause", { lost: true });
+    }
     store.update({ connection: up ? "up" : was === "connecting" ? "connecting" : "down" });
     return up && was !== "up";
+  }
+
+  /** Take the class run the server kept for its instructor's page (null: it has none). */
+  function reattached(news) {
+    if (!news.run) return;
+    runs.main.take(news);
+    const status = news.state === "away" ? "paused" : news.state;
+    const running = status === "playing" || status === "skipping";
+    store.update({ run: { status, lost: false, note: null, since: running ? performance.now() : null } });
   }
 
   function started(lane) {
     store.touch();
     if (lane !== runs.main) return;
-    go(lane.run.paused ? "step" : "play", { progress: null, line: state().run.line, wantLine: state().run.wantLine });
+    go(lane.run.paused ? "step" : "play", { progress: null, line: state().run.line, wantLine: state().run.wantLine,
+      lost: false });
   }
 
   function changed(lane) {
@@ -279,7 +322,7 @@ export function createPlayback(store, runs) {
   return {
     playOrPause: serial(playOrPause), step: serial(step), stepBack: serial(stepBack), skip: serial(skip),
     seek, reset, change, confirm, cancel, undo, setSpeed, showIdle,
-    note, go, sendAll, connection, started, changed, progressed, finished,
+    note, go, sendAll, connection, reattached, started, changed, progressed, finished,
     seekFirst: () => seek(runs.main.timeline.first),
     seekLast: () => seek(runs.main.timeline.head),
   };

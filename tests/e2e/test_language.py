@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from server.class_events import guesses
 from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
@@ -195,6 +196,19 @@ def test_the_language_choice_survives_a_reload(page, site):
     page.goto(site.url)
     page.wait_for_function(READY)
     expect(page.locator("#status")).to_have_text(en["status.ready"])
+
+
+def test_the_servers_refusals_are_said_in_the_pages_language(page, site):
+    _, zh = catalogs(page)
+    page.get_by_label("Language").select_option(label="简体中文")
+    page.get_by_label(zh["class.joinLabel"]).fill("ZZZZZ")
+    page.get_by_role("button", name=zh["class.join"], exact=True).click()
+    note = page.locator("#class-note")
+    expect(note).to_have_text(zh["class.joinFailed"].replace("{error}", zh["refusal.noClass"]))
+    guesses(site.app).free = 0  # no more free mistakes: the next try must wait a second
+    page.get_by_role("button", name=zh["class.join"], exact=True).click()
+    waiting = zh["refusal.waitCodes"]["other"].replace("{n}", "1")
+    expect(note).to_have_text(zh["class.joinFailed"].replace("{error}", waiting))
 
 
 def test_chinese_page_screenshots(page, site):

@@ -136,22 +136,39 @@ class ProductionServer:
     def __init__(self, args=(), *, log_path, cwd=None):
         self.args = list(args)
         self.log_path = Path(log_path)
+        self.cwd = cwd
         with open(self.log_path, "wb") as log:  # the child keeps its own copy of the descriptor
-            self.process, self.port = start_listening(
-                lambda port: [sys.executable, "-m", "server", "--port", str(port), *self.args],
-                cwd=cwd,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
+            self.process, self.port = start_listening(self._command, **self._options(log))
         self.url = f"http://127.0.0.1:{self.port}"
+        self._serving()
+
+    def _command(self, port):
+        return [sys.executable, "-m", "server", "--port", str(port), *self.args]
+
+    def _options(self, log):
+        return {
+            "cwd": self.cwd,
+            "env": {**os.environ, "PYTHONUNBUFFERED": "1"},
+            "stdin": subprocess.DEVNULL,
+            "stdout": log,
+            "stderr": subprocess.STDOUT,
+        }
+
+    def _serving(self):
         try:
             self.worker = Worker.of(self.process.pid)
             wait_until_serving(self.port)
         except BaseException:
             self.close()
             raise
+
+    def restart(self):
+        """Stop the server and start it again on the same port, as a deploy or a crash does."""
+        self.close()
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(self._command(self.port), **self._options(log))
+        wait_until_listening(self.port, self.process)
+        self._serving()
 
     def __enter__(self):
         return self

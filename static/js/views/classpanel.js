@@ -1,21 +1,41 @@
-// The class panel and the presenter bar: which part shows for the page's role, the code and
-// the link to join, and the class's notes.
+// The class panel and the presenter bar: which part shows for the page's role, the code, the
+// link to join and its QR code, and the class's notes.
 import { t } from "../i18n.js";
+import { readLimits } from "../settings.js";
+
+/** Return a link as text nodes that may break after its scheme and before its port and query. */
+function breakable(link) {
+  // A narrow column would otherwise break the address anywhere, inside a number.
+  const parts = link.split(/(?<=:\/\/)|(?=:\d)|(?=\/\?)/);
+  return parts.flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
+}
 
 /** Return the class panel's view. */
 export function createClassView(els) {
+  // The server knows an address the students can reach; the page's own may be 127.0.0.1.
+  const base = readLimits(document).joinBase ?? location.origin;
+
   function render(state) {
     const { role, code, presenter, note } = state.klass;
-    const link = code ? `${location.origin}/?class=${code}` : "";
+    const link = code ? `${base}/?class=${code}` : "";
     els.classNone.hidden = role !== "none";
     els.classLead.hidden = role !== "instructor";
     els.classFollow.hidden = role !== "student";
     els.classAway.hidden = role !== "left";
     els.leadCode.textContent = els.followCode.textContent = els.presenterCode.textContent = code ?? "";
-    els.leadLink.textContent = els.presenterLink.textContent = link;
+    els.leadLink.textContent = link;
+    for (const shown of [els.presenterLink, els.presenterLinkBig]) {
+      if (shown.textContent !== link) shown.replaceChildren(...breakable(link));
+    }
     const presenting = role === "instructor" && presenter;
     els.presenter.setAttribute("aria-pressed", String(presenting));
     els.presenterBar.hidden = !presenting;
+    // Fetched only once presenting, and again only for another class.
+    const qr = presenting ? `/class/${code}/qr.svg` : null;
+    for (const img of [els.presenterQr, els.presenterQrBig]) {
+      if (qr && img.getAttribute("src") !== qr) img.src = qr;
+    }
+    if (!presenting && els.presenterQrLarge.matches(":popover-open")) els.presenterQrLarge.hidePopover();
     let text = "";
     if (note) {
       const params = { ...note.params };

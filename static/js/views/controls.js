@@ -18,9 +18,29 @@ export function createControlsView(els, limits) {
     if (document.activeElement !== input || input.type === "range" || input.type === "checkbox") input.value = value;
   };
 
+  let shownMarks = "";
+  /** Show the bookmarks as ticks on the timeline and as a list of moments to go to. */
+  function renderMarks(marks, language) {
+    const key = JSON.stringify([marks, language]);
+    if (key === shownMarks) return;
+    shownMarks = key;
+    els.timelineMarks.replaceChildren(...marks.map(({ at, label }) => new Option(label, String(at))));
+    els.marks.replaceChildren(...marks.map(({ at, label }) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.at = String(at);
+      button.textContent = t("class.markAt", { label, at });
+      item.append(button);
+      return item;
+    }));
+    els.marksBox.hidden = marks.length === 0;
+  }
+
   function render(state, runs) {
     const c = controls(state, runs);
-    for (const name of ["play", "step", "back", "skip", "reset"]) els[name].disabled = !c[name].enabled;
+    for (const name of ["play", "step", "back", "skip", "reset", "mark"]) els[name].disabled = !c[name].enabled;
+    els.live.hidden = !c.live.enabled;
     els.play.textContent = t(c.play.label);
     els.play.setAttribute("aria-pressed", String(c.play.pressed));
     els.skip.textContent = t(c.skip.label);
@@ -57,6 +77,8 @@ export function createControlsView(els, limits) {
     els.timelineOut.textContent = first > 0 && main.model.events === first
       ? t("control.timelineFrom", { at: main.model.events, head })
       : t("control.timelineValue", { at: main.model.events, head });
+
+    renderMarks(state.marks, state.view.language);
 
     const noteText = (note) => (note ? t(note.id, note.params) : "");
     els.boardNote.textContent = noteText(state.notes.board);

@@ -6,7 +6,7 @@ import { nameOf, raceName } from "./facts.js";
 
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",
-  away: "status.classAway", finished: null,
+  away: "status.classAway", idle: "status.classWaiting", finished: null,
 };
 
 /** Say what a finished run found, in a sentence. */
@@ -30,12 +30,15 @@ function statusText(state, runs) {
   if (state.connection === "connecting") return t("status.connecting");
   if (state.connection === "down") return t("status.lost");
   if (klass.role === "student") {
+    if (klass.waiting) return t("status.classWaitingBack", { code: klass.code });
+    if (klass.reviewing) return t("status.classReviewing", { at: runs.main.model.events });
     if (!runs.main.run) return t("status.classWaiting", { code: klass.code });
     const id = CLASS_STATES[klass.control];
     if (id && run.status !== "finished") return t(id, { code: klass.code });
   }
   if (run.note) return t(run.note.id, run.note.params);
   const main = runs.main;
+  if (run.lost) return t("status.resumable", { at: main.timeline.head });
   switch (run.status) {
     case "idle": {
       const why = settings.mode === "example" ? null

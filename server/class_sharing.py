@@ -1,0 +1,115 @@
+"""Keeping the classes of processes that share Redis in step, whether Redis answers or not.
+
+- A heartbeat renews the keys of the classes a process owns every CLASS_HEARTBEAT_SECONDS (and
+  puts them back if Redis lost them), and checks the keys of the other processes' classes its
+  students follow: a class whose key stays missing for two heartbeats has lost its server, and
+  its students here are told so.
+- The rooms of a class whose messages could not all be published while Redis was away get the
+  class's state once it is back. A process whose subscription was lost asks the owners of its
+  students' classes for it, and an owner whose subscription was lost sends it to all its rooms:
+  whichever reconnects last, the state arrives.
+- The class_ended an owner sends its room makes every other process forget the class at once.
+"""
+
+import logging
+import time
+
+from . import socketio
+from .class_events import _welcome_from_here, classes, directory
+from .directory import Unavailable
+
+STOPPED = "the class's server stopped"
+
+log = logging.getLogger(__name__)
+
+
+def start(app, queue):
+    """Keep an app's classes in step with the other processes' (nothing to do without a queue)."""
+    if queue is None:
+        return
+    registry, shared = classes(app), directory(app)
+    queue.on_recovered = lambda rooms: _catch_up(registry)
+    queue.on_resubscribed = lambda: _ask_for_state(registry, shared)
+    queue.on_heard = lambda event, payload, room: _heard(registry, event, payload, room)
+    socketio.start_background_task(
+        shared.serve,
+        lambda code, sid: _welcome_from_here(registry, code, sid),
+        lambda: _reconnected(registry, shared),
+        socketio.sleep,
+    )
+    socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"])
+
+
+def _catch_up(registry):
+    """Send the rooms of the classes owned here their class's state, on the other processes."""
+    # Every room, not only those a message missed: a welcome to a student who joined meanwhile
+    # through another process may have been lost too.
+    for klass in registry.shared()[0]:
+        _welcome_from_here(registry, klass.code)
+
+
+def _ask_for_state(registry, shared):
+    """Ask the owners of the classes followed here for their state: it may not have arrived."""
+    for klass in registry.shared()[1]:
+        if klass.followers:
+            try:
+                shared.ask_welcome(klass.code)
+            except Unavailable:
+                return  # Redis is away again: this is called once more when it is back
+
+
+def _reconnected(registry, shared):
+    """Put the classes owned here back in the directory, and send their rooms their state."""
+    owned = registry.shared()[0]
+    try:
+        shared.renew([klass.code for klass in owned])
+    except Unavailable:
+        return
+    _catch_up(registry)
+
+
+def _heard(registry, event, payload, room):
+    """Forget a class another process has ended (its room here was told by the same message)."""
+    # Sent to the class's room by its owner: not to one page, whose wait for a class ended.
+    if event == "class_ended" and isinstance(payload, dict) and room == f"class:{payload.get('code')}":
+        registry.drop_remote(payload["code"])
+
+
+def _beat(registry, shared, every):
+    """Renew the classes owned here and end, for its students here, a class whose server stopped."""
+    missing = {}  # the other processes' classes missing from Redis: code -> since when
+    while True:
+        socketio.sleep(every)
+        try:
+            missing = _check(registry, shared, missing, 2 * every)
+        except Unavailable:
+            missing = {}  # a key missing before and after an outage may have been put back since
+        except Exception:
+            log.exception("the class heartbeat failed")
+
+
+def _check(registry, shared, missing, grace):
+    owned, remote = registry.shared()
+    shared.renew([klass.code for klass in owned])
+    gone = shared.missing([klass.code for klass in remote])
+    # A key may be missing for a while with its owner alive: Redis restarted and lost every key,
+    # or hung for longer than keys live. Its owner puts it back at its next beat, or the one
+    # after if that beat had to wait for Redis: only a key missing longer has no owner.
+    now = time.monotonic()
+    missing = {code: missing.get(code, now) for code in gone}
+    for code, since in list(missing.items()):
+        if now - since >= grace:
+            _end_remote(registry, code, STOPPED)
+            del missing[code]
+    return missing
+
+
+def _end_remote(registry, code, reason):
+    """Tell the students here of another process's class that it has ended, and forget it."""
+    klass = registry.drop_remote(code)
+    if klass is None:
+        return
+    # Only this process's part of the room: the other processes see to theirs.
+    socketio.emit("class_ended", {"code": code, "reason": reason}, to=klass.room, ignore_queue=True)
+    for sid in klass.followers:
+        socketio.server.leave_room(sid, klass.room, namespace="/")

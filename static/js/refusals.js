@@ -1,0 +1,31 @@
+// The server's refusals in the page's language: each sentence the server may send a page (see
+// docs/protocol.md) matched to a message id and the values it names; any other is quoted.
+
+const REFUSALS = [
+  [/^there is no class with that code/, "refusal.noClass"],
+  [/^too many wrong class codes: wait (?<seconds>\d+) second/, "refusal.waitCodes"],
+  [/^too many wrong class codes from your network: wait (?<seconds>\d+) second/, "refusal.waitNetwork"],
+  [/^that token does not match the class/, "refusal.token"],
+  [/^you are following class (?<code>\w+)/, "refusal.following"],
+  [/^you already lead class (?<code>\w+)/, "refusal.alreadyLead"],
+  [/^this class is led through another server/, "refusal.otherServer"],
+  [/^classes are unavailable right now/, "refusal.queue"],
+  [/^too many requests/, "refusal.rate"],
+  [/^disconnected for sending too many requests/, "refusal.flood"],
+  [/^that request is too large/, "refusal.tooLarge"],
+  [/^there is no run to/, "refusal.noRun"],
+  [/^the server could not handle that request/, "refusal.failed"],
+];
+
+/** Return the message id and values of a server's refusal, to say it in the page's language. */
+export function refusal(message) {
+  for (const [pattern, id] of REFUSALS) {
+    const found = pattern.exec(message);
+    if (found) {
+      const params = { ...found.groups };
+      if (params.seconds !== undefined) params.n = Number(params.seconds);
+      return { id, params };
+    }
+  }
+  return { id: "refusal.other", params: { message } };
+}

@@ -1,0 +1,227 @@
+"""Server processes sharing classes through Redis, when Redis hangs, dies and comes back, and
+when the process that owns a class dies.
+
+Each test prints how long what a student sees lasted (run pytest with -s to read it).
+"""
+
+import time
+
+from server.class_sharing import STOPPED
+from server.directory import UNAVAILABLE
+from tests.support.cluster import kill
+from tests.support.replay import followed
+from tests.support.waiting import wait_for
+
+# Short enough for a test: the longest wait for Redis, a class key's life, and its renewal.
+FAST = ("--queue-timeout", "0.5", "--class-ttl", "3", "--class-heartbeat", "0.3")
+# Far more events than any test takes to watch, at a pace a class follows event by event.
+ENDLESS = {"rows": 8, "cols": 8, "start": 0, "order": "naive", "speed": 200}
+OUTAGE_EVENTS = 300  # 1.5 s of a run at that pace: three times as long as a publish may wait
+HANG_EVENTS = 700  # 3.5 s: longer than a class's key lives, too
+REFUSED = {"ok": False, "error": UNAVAILABLE}
+NO_CLASS = {"ok": False, "error": "there is no class with that code: check it with your instructor"}
+
+
+def open_class(teacher, *students):
+    """Open a class led by teacher, have the students join it, and return its code."""
+    code = teacher.call("class_open")["code"]
+    for student in students:
+        assert student.call("class_join", {"code": code})["ok"] is True
+    for student in students:
+        assert wait_for(lambda student=student: student.named("class_state"), 10), "each is welcomed"
+    return code
+
+
+def arrivals(client, name, since):
+    """Return when each event of one name reached a client after a moment (time.monotonic())."""
+    return [at for at, event, _ in client.stamped() if event == name and at >= since]
+
+
+def received_since(client, since):
+    """Return (event, payload) of what reached a client after a moment."""
+    return [(event, payload) for at, event, payload in client.stamped() if at >= since]
+
+
+def first_after(client, moment):
+    """Return when the first thing after a moment reached a client."""
+    return min(at for at, _, _ in client.stamped() if at >= moment)
+
+
+def last_before(client, moment):
+    """Return when the last thing before a moment reached a client."""
+    return max(at for at, _, _ in client.stamped() if at < moment)
+
+
+def follows_live(student, since, events=50):
+    """Wait for a student to get more events after a moment; check they line up with the state."""
+    assert wait_for(lambda: len(followed(received_since(student, since))[0]) >= events, 10)
+    try:
+        _, path = followed(received_since(student, since))
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the student got: {outline(student)}") from None
+    assert path, "the student's board shows the run"
+
+
+def outline(client):
+    """Describe what reached a client, in order: each event's name and where it stands in the run."""
+    parts = []
+    for at, event, payload in client.stamped():
+        if event == "events":
+            where = f"{payload['first']}+{len(payload['events'])}"
+        elif event in ("snapshot", "class_state"):
+            snapshot = payload if event == "snapshot" else payload["snapshot"]
+            where = f"@{snapshot['events']}" if snapshot else "@-"
+        else:
+            where = ""
+        parts.append(f"{at:.2f} {event}{where}")
+    return ", ".join(parts)
+
+
+def report(title, **seconds):
+    """Print measured durations, in seconds."""
+    print(f"\n{title}: " + ", ".join(f"{name} {value:.2f} s" for name, value in seconds.items()))
+
+
+# connect comes first so that its clients close after the processes have stopped.
+def test_a_hung_redis_holds_up_no_run_and_the_class_catches_up(connect, clusters):
+    cluster = clusters(2, *FAST)
+    (first, second), redis = cluster.apps, cluster.redis
+    teacher, here, there = connect(first.url), connect(first.url), connect(second.url)
+    solos = [connect(first.url), connect(second.url)]
+    open_class(teacher, here, there)
+    beating = connect(second.url).call("class_open")["code"]  # shows the second process's heartbeats
+    assert teacher.call("start", ENDLESS)["ok"] is True
+    for solo in solos:
+        assert solo.call("start", ENDLESS)["ok"] is True
+    assert wait_for(lambda: there.count() > 0, 10)
+    runs = [teacher, here, *solos]
+    redis.pause()
+    try:
+        hung = time.monotonic()
+        goals = [client.count() + HANG_EVENTS for client in runs]
+        # Every run goes on, the class's included, for far longer than a publish may wait, and
+        # than the class's key lives.
+        assert wait_for(lambda: all(c.count() >= goal for c, goal in zip(runs, goals, strict=True)), 10)
+        latecomer = connect(first.url)
+        asked = time.monotonic()
+        assert latecomer.call("class_open") == REFUSED
+        refused_in = time.monotonic() - asked
+    finally:
+        redis.resume()
+    resumed = time.monotonic()
+    # The student on the other process is sent the class as it is now, then the run again.
+    assert wait_for(lambda: arrivals(there, "class_state", hung), 10)
+    caught_up = arrivals(there, "class_state", hung)[0]
+    follows_live(there, caught_up)
+    # The refused open left nothing behind.
+    assert latecomer.call("class_open")["ok"] is True
+    # The class's key expired while Redis hung, yet its students are not told it ended: its
+    # owner puts it back before the other process's heartbeat takes it for gone.
+    assert heartbeats(redis, beating, 4)
+    assert there.named("class_ended") == []
+    report(
+        "Redis hung",
+        hang=resumed - hung,
+        class_open_refused_in=refused_in,
+        remote_student_frozen=first_after(there, resumed) - last_before(there, resumed),
+        caught_up_after_resume=caught_up - resumed,
+    )
+
+
+def test_class_operations_fail_clearly_while_redis_is_down_and_recover_by_themselves(connect, clusters):
+    cluster = clusters(2, *FAST)
+    (first, second), redis = cluster.apps, cluster.redis
+    teacher, there, solo = connect(first.url), connect(second.url), connect(second.url)
+    latecomer, newcomer = connect(first.url), connect(second.url)
+    code = open_class(teacher, there)
+    assert teacher.call("start", ENDLESS)["ok"] is True
+    assert solo.call("start", ENDLESS)["ok"] is True
+    assert wait_for(lambda: there.count() > 0, 10)
+    redis.kill()
+    died = time.monotonic()
+    for _ in range(2):  # the same answer again: the first attempt registered nothing
+        assert latecomer.call("class_open") == REFUSED
+    assert newcomer.call("class_join", {"code": code}) == REFUSED
+    solo_count = solo.count()
+    assert wait_for(lambda: solo.count() >= solo_count + OUTAGE_EVENTS, 10), "a run of one's own goes on"
+    redis.restart()
+    back = time.monotonic()
+    # The owner puts its class back in the empty Redis: a newcomer joins it through the other
+    # process and is welcomed; the student who followed all along is sent the class again.
+    assert wait_for(lambda: redis.has_class(code), 10)
+    republished = time.monotonic()
+    assert newcomer.call("class_join", {"code": code})["ok"] is True
+    assert wait_for(lambda: newcomer.named("class_state"), 10)
+    welcomed = arrivals(newcomer, "class_state", back)[0]
+    assert wait_for(lambda: arrivals(there, "class_state", died), 10)
+    caught_up = arrivals(there, "class_state", died)[0]
+    follows_live(there, caught_up)
+    follows_live(newcomer, welcomed)
+    assert latecomer.call("class_open")["ok"] is True
+    report(
+        "Redis died and came back",
+        down=back - died,
+        class_back_in_redis_after=republished - back,
+        newcomer_welcomed_after_join=welcomed - republished,
+        remote_student_frozen=caught_up - last_before(there, caught_up),
+        caught_up_after_restart=caught_up - back,
+    )
+
+
+def test_the_students_of_a_class_whose_server_died_are_told_and_its_code_expires(connect, clusters):
+    cluster = clusters(2, *FAST)
+    (first, second), redis = cluster.apps, cluster.redis
+    teacher, there = connect(first.url), connect(second.url)
+    code = open_class(teacher, there)
+    assert teacher.call("start", ENDLESS)["ok"] is True
+    assert wait_for(lambda: there.count() > 0, 10)
+    kill(first)
+    died = time.monotonic()
+    # A student joining before the class's key expires is told too, never left waiting.
+    newcomer = connect(second.url)
+    joined = newcomer.call("class_join", {"code": code})
+    assert joined["ok"] is True or joined == NO_CLASS
+    assert wait_for(lambda: there.named("class_ended"), 15)
+    told = arrivals(there, "class_ended", died)[0]
+    assert there.named("class_ended") == [{"code": code, "reason": STOPPED}]
+    assert not joined["ok"] or wait_for(lambda: newcomer.named("class_ended"), 5)
+    assert not redis.has_class(code)
+    # The code names nothing now, and the student explores on their own board.
+    assert connect(second.url).call("class_join", {"code": code}) == NO_CLASS
+    assert there.call("start", {**ENDLESS, "rows": 5, "cols": 5})["ok"] is True
+    report("Owner process killed", students_told_after=told - died)
+
+
+def test_an_ended_class_is_forgotten_at_once_by_every_process(connect, clusters):
+    cluster = clusters(2, *FAST)
+    (first, second), redis = cluster.apps, cluster.redis
+    teacher, there, other_teacher = connect(first.url), connect(second.url), connect(second.url)
+    code = open_class(teacher, there)
+    ended = time.monotonic()
+    assert teacher.call("class_end")["ok"] is True
+    assert wait_for(lambda: there.named("class_ended"), 10)
+    told = arrivals(there, "class_ended", ended)[0]
+    assert not redis.has_class(code)
+    # Neither the student who followed it nor anyone else can join it again through their process.
+    assert there.call("class_join", {"code": code}) == NO_CLASS
+    assert connect(second.url).call("class_join", {"code": code}) == NO_CLASS
+    # The other process forgot it at once, not at its next check of Redis: after two of its
+    # heartbeats (seen renewing a class opened there), the student was told nothing more.
+    other = other_teacher.call("class_open")["code"]
+    assert heartbeats(redis, other, 2)
+    assert there.named("class_ended") == [{"code": code, "reason": "the instructor ended the class"}]
+    report("Class ended", remote_student_told_after=told - ended)
+
+
+def heartbeats(redis, code, n):
+    """Wait until the owner of a class has renewed its key n times; return whether it has."""
+    key, seen = f"knights-tour:class:{code}", {"renewals": 0, "left": None}
+
+    def renewed():
+        left = redis.client.pttl(key)
+        if seen["left"] is not None and left > seen["left"]:
+            seen["renewals"] += 1
+        seen["left"] = left
+        return seen["renewals"] >= n
+
+    return wait_for(renewed, 10)
