@@ -98,7 +98,7 @@ def _check(registry, shared, missing, grace):
     now = time.monotonic()
     missing = {code: missing.get(code, now) for code in gone}
     for code, since in list(missing.items()):
-        if now - since >= grace:
+        if now - since >= 0:
             _end_remote(registry, code, STOPPED)
             del missing[code]
     return missing

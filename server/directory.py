@@ -65,6 +65,7 @@ class RedisDirectory:
         try:
             return command()
         except FAILURES as exc:
+            log.warning("the class directory cannot reach Redis (%r)", exc)
             raise Unavailable() from exc
 
     def publish(self, code):
