@@ -36,9 +36,11 @@ const store = new Store({
   undo: null,    // the finished run the last change cleared, to bring back
   run: IDLE_RUN,
   connection: "connecting",
-  // ticket: a student's pass to wait for its class; waiting: the class is not open (yet) again.
+  // ticket: a student's pass to wait for its class; waiting: the class is not open (yet) again;
+  // reviewing: the student moves their own copy; view: the instructor's last view; led: the
+  // server has taken this page's claim since its connection last came up.
   klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
-    reviewing: false, view: null },
+    reviewing: false, view: null, led: false },
   view: { hints: true, degrees: false, lesson: true, lines: false, side: "main", language: preferredLanguage() },
   notes: { board: null, share: null },
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
@@ -54,6 +56,7 @@ const makeLane = (partner) => {
   const lane = new Lane({
     partner,
     connection: (up) => {
+      if (!up && lane === runs.main) classroom.disconnected();
       if (playback.connection()) classroom.reconnected();
       else if (up && lane === runs.second) classroom.claimSecond();
     },

@@ -26,7 +26,7 @@ export function createClassroom(store, runs, playback, limits) {
     const answer = await runs.main.server.request("class_open");
     if (!answer.ok) return;
     localStorage.setItem(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
-    setClass({ role: "instructor", code: answer.code }, { id: "class.opened" });
+    setClass({ role: "instructor", code: answer.code, led: true }, { id: "class.opened" });
     claimSecond();
   }
 
@@ -39,7 +39,7 @@ export function createClassroom(store, runs, playback, limits) {
     if (mine?.code !== code) return false;
     const answer = await runs.main.server.request("class_claim", mine);
     if (answer.ok) {
-      setClass({ role: "instructor", code }, { id: "class.leadAgain", params: { code } });
+      setClass({ role: "instructor", code, led: true }, { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
       claimSecond();
     } else if (!answer.timedOut) { // a timeout is tried again on the next connection
@@ -49,10 +49,13 @@ export function createClassroom(store, runs, playback, limits) {
     return answer.ok;
   }
 
-  /** Let the page's second connection run the race's other board for the class it leads. */
+  /**
+   * Let the page's second connection run the race's other board for the class it leads (once
+   * the server has it again, after a restart: led is set by the main connection's claim).
+   */
   function claimSecond() {
     const mine = stored();
-    if (state().klass.role === "instructor" && mine && runs.second.server.connected()) {
+    if (state().klass.role === "instructor" && state().klass.led && mine && runs.second.server.connected()) {
       runs.second.server.request("class_claim", { ...mine, lane: "second" });
     }
   }
@@ -92,6 +95,11 @@ export function createClassroom(store, runs, playback, limits) {
   /** Take up the class in the page's address, as its instructor (this browser opened it) or a student. */
   function invited(code) {
     if (code) setClass({ role: stored()?.code === code ? "instructor" : "student", code });
+  }
+
+  /** Note that the main connection dropped: the class must be claimed again before anything. */
+  function disconnected() {
+    if (state().klass.led) store.update({ klass: { led: false } });
   }
 
   /** Rejoin or reclaim the class once the connection is (back) up. */
@@ -201,5 +209,5 @@ export function createClassroom(store, runs, playback, limits) {
   }
 
   return { open, join, leave, end, invited, reconnected, classState, started, classControl, classEnded,
-    displaced, viewed, backToLive, mark, claimSecond, togglePresenter, rejoin: () => join(state().klass.code) };
+    displaced, viewed, backToLive, mark, claimSecond, disconnected, togglePresenter, rejoin: () => join(state().klass.code) };
 }
