@@ -167,8 +167,8 @@ export function createClassroom(store, runs, playback, limits) {
     if (!controls(state(), runs).mark.enabled) return;
     const { marks } = state();
     const at = runs.main.model.events;
-    const text = String(label ?? "").trim().slice(0, MAX_LABEL) || t("class.markDefault", { at });
     const kept = marks.filter((each) => each.at !== at);
+    const text = String(label ?? "").trim().slice(0, MAX_LABEL) || t("class.markDefault", { n: kept.length + 1 });
     store.update({ marks: [...kept, { at, label: text }].sort((a, b) => a.at - b.at) });
   }
 

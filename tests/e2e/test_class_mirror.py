@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.class_events import classes
-from tests.support.page import STEP, press, set_board, step_events
+from tests.support.page import STEP, artifact, press, set_board, step_events
 from tests.support.waiting import wait_for
 
 FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
@@ -105,15 +105,16 @@ def test_bookmarks_appear_on_every_students_timeline(page, lesson):
     page.get_by_label("Bookmark label").fill("a good moment")
     page.get_by_role("button", name="Bookmark this moment").click()
     step_events(page, 4)
-    page.get_by_role("button", name="Bookmark this moment").click()  # no label: named by its event
+    page.get_by_role("button", name="Bookmark this moment").click()  # no label: numbered
     for each in lesson:
         marks = each.locator("#marks button")
-        expect(marks).to_have_text(["a good moment (event 5)", "Event 9 (event 9)"])
+        expect(marks).to_have_text(["a good moment (event 5)", "Bookmark 2 (event 9)"])
         expect(each.locator("#timeline-marks option")).to_have_count(2)
     # A student goes to a bookmark on their own copy of the run, and back to live.
     student.get_by_role("button", name="a good moment (event 5)").click()
     student.wait_for_function("() => knightsTour.model.events === 5")
     expect(student.locator("#status")).to_contain_text("Reviewing on your own at event 5")
+    student.screenshot(path=artifact("class_student_reviewing.png"))
     student.get_by_role("button", name="Back to live").click()
     student.wait_for_function("() => knightsTour.model.events === 9")
 

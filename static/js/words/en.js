@@ -222,7 +222,7 @@ export const EN = {
   "class.mark": "Bookmark this moment",
   "class.markLabel": "Bookmark label",
   "class.markPlaceholder": "first backtrack",
-  "class.markDefault": "Event {at}",
+  "class.markDefault": "Bookmark {n}",
   "class.markAt": "{label} (event {at})",
 
   "share.legend": "Share and keep",

@@ -222,7 +222,7 @@ export const ZH = {
   "class.mark": "为此刻添加书签",
   "class.markLabel": "书签名称",
   "class.markPlaceholder": "第一次回溯",
-  "class.markDefault": "第 {at} 个事件",
+  "class.markDefault": "书签 {n}",
   "class.markAt": "{label}（第 {at} 个事件）",
 
   "share.legend": "分享与保存",
