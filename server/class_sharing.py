@@ -5,9 +5,10 @@
   students follow: a class whose key stays missing for two heartbeats has lost its server, and
   its students here are told so.
 - The rooms of a class whose messages could not all be published while Redis was away get the
-  class's state once it is back. A process whose subscription was lost asks the owners of its
-  students' classes for it, and an owner whose subscription was lost sends it to all its rooms:
-  whichever reconnects last, the state arrives.
+  class's state once it is back. Each time a process subscribes (at start, and after losing
+  its subscription), what was published before never reached it: it asks the owners of its
+  students' classes for their state, and an owner sends it to all its rooms. Whichever
+  subscribes last, the state arrives.
 - The class_ended an owner sends its room makes every other process forget the class at once.
 """
 
@@ -29,12 +30,12 @@ def start(app, queue):
         return
     registry, shared = classes(app), directory(app)
     queue.on_recovered = lambda rooms: _catch_up(registry)
-    queue.on_resubscribed = lambda: _ask_for_state(registry, shared)
+    queue.on_subscribed = lambda: _ask_for_state(registry, shared)
     queue.on_heard = lambda event, payload, room: _heard(registry, event, payload, room)
     socketio.start_background_task(
         shared.serve,
         lambda code, sid: _welcome_from_here(registry, code, sid),
-        lambda: _reconnected(registry, shared),
+        lambda: _put_back(registry, shared),
         socketio.sleep,
     )
     socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"])
@@ -58,7 +59,7 @@ def _ask_for_state(registry, shared):
                 return  # Redis is away again: this is called once more when it is back
 
 
-def _reconnected(registry, shared):
+def _put_back(registry, shared):
     """Put the classes owned here back in the directory, and send their rooms their state."""
     owned = registry.shared()[0]
     try:
@@ -98,7 +99,7 @@ def _check(registry, shared, missing, grace):
     now = time.monotonic()
     missing = {code: missing.get(code, now) for code in gone}
     for code, since in list(missing.items()):
-        if now - since >= 0:
+        if now - since >= grace:
             _end_remote(registry, code, STOPPED)
             del missing[code]
     return missing

@@ -105,9 +105,9 @@ class RedisDirectory:
         """Ask a class's owner to send its state to a joining student (None: to all it has here)."""
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps({"code": code, "sid": sid})))
 
-    def serve(self, welcome, reconnected, sleep):
-        """Answer welcome requests for ever; after a lost subscription, call reconnected()."""
-        for message in subscription(lambda: self.redis, CHANNEL, sleep, reconnected):
+    def serve(self, welcome, subscribed, sleep):
+        """Answer welcome requests for ever; call subscribed() each time the subscription starts."""
+        for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
             _safely(lambda data=message["data"]: welcome(**_request(data)))
 
 

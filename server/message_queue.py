@@ -5,8 +5,8 @@ waits for a hung Redis with no time limit: every run of every process froze with
 publish is handed to one publisher task through a short backlog. While Redis is slow or away,
 what cannot be published is dropped, and the rooms it was for are noted as behind; once Redis
 answers again, on_recovered(rooms) is called to bring them up to date. The listener reconnects
-by itself, and calls on_resubscribed() after each reconnection, since what was published in
-between never reached this process.
+by itself, and calls on_subscribed() each time it is subscribed, since what was published
+before never reached this process.
 """
 
 import collections
@@ -45,29 +45,28 @@ def retry_delays():
         delay = min(2 * delay, LAST_RETRY)
 
 
-def subscription(connect, channel, sleep, resubscribed):
+def subscription(connect, channel, sleep, subscribed):
     """Yield the messages published on a channel for ever, subscribing again after any failure."""
-    # After a failure it waits longer each time, and once subscribed again calls resubscribed():
-    # what was published meanwhile never arrived. connect() returns a Redis client.
-    delays, first, up = retry_delays(), True, False
+    # After a failure it waits longer each time. Each time it is subscribed, the first time
+    # included, it calls subscribed(): what was published before never reached this process.
+    # connect() returns a Redis client.
+    delays, up, lost = retry_delays(), False, False
     while True:
-        pubsub = connect().pubsub()  # subscription confirmations included: they mark reconnections
+        pubsub = connect().pubsub()  # with subscription confirmations: they mark each (re)subscription
         try:
             pubsub.subscribe(channel)
             for message in pubsub.listen():
                 if message["type"] == "message":
                     yield message
-                elif message["type"] == "subscribe":
-                    # Also after a dropped connection that redis-py made again by itself.
-                    up, delays = True, retry_delays()
-                    if not first:
+                elif message["type"] == "subscribe":  # also when redis-py reconnected by itself
+                    if lost:
                         log.warning("subscribed to %s again", channel)
-                        _call(resubscribed)
-                    first = False
+                    up, lost, delays = True, False, retry_delays()
+                    _call(subscribed)
         except FAILURES as exc:
             if up:
                 log.warning("lost the subscription to %s (%s): subscribing again", channel, exc)
-            up, first = False, False
+            up, lost = False, True
         finally:
             pubsub.close()
         sleep(next(delays))
@@ -84,7 +83,7 @@ def _call(hook, *args):
 class QueueManager(socketio.RedisManager):
     """A Redis client manager that publishes from a task of its own, dropping what it cannot send.
 
-    on_recovered(rooms), on_resubscribed() and on_heard(event, payload, room) (an emit from
+    on_recovered(rooms), on_subscribed() and on_heard(event, payload, room) (an emit from
     another process) are called from the manager's own tasks; they do nothing until set.
     """
 
@@ -92,7 +91,7 @@ class QueueManager(socketio.RedisManager):
         super().__init__(url, channel=CHANNEL, redis_options=redis_options(timeout))
         self.backlog = backlog
         self.on_recovered = lambda rooms: None
-        self.on_resubscribed = lambda: None
+        self.on_subscribed = lambda: None
         self.on_heard = lambda event, payload, room: None
         self._pending = collections.deque()
         self._behind = set()  # rooms some message could not reach on other processes
@@ -183,7 +182,7 @@ class QueueManager(socketio.RedisManager):
         def connect():
             return redis.Redis.from_url(self.redis_url, **self.redis_options)
 
-        yield from subscription(connect, self.channel, self.server.sleep, lambda: self.on_resubscribed())
+        yield from subscription(connect, self.channel, self.server.sleep, lambda: self.on_subscribed())
 
     def _handle_emit(self, message):
         super()._handle_emit(message)
