@@ -49,8 +49,8 @@ node_modules/.package-lock.json: package.json package-lock.json
 	touch $@
 
 # Debian packages the tests use: Chromium for the browser tests (Playwright's own browser
-# download is not used), a CJK font so the Chinese page shows real characters, and Redis for
-# the test of several server processes sharing classes.
+# download is not used), a CJK font so the Chinese page shows real characters, and Redis and
+# nginx for the tests of several server processes sharing classes behind a balancer.
 system:
 	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei nginx >/dev/null 2>&1 && command -v redis-server >/dev/null || { \
 	  $(SUDO) apt-get update -q && \
