@@ -71,8 +71,7 @@ def parse(argv=None):
     )
     parser.add_argument("--ping-interval", type=float, default=PING_INTERVAL, help=argparse.SUPPRESS)
     parser.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT, help=argparse.SUPPRESS)
-    # Seconds: the longest wait for Redis, a class key's life, and how often its owner renews it.
-    parser.add_argument("--queue-timeout", type=float, help=argparse.SUPPRESS)
+    # Seconds: a class key's life in Redis, and how often its owner renews it.
     parser.add_argument("--class-ttl", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--class-heartbeat", type=float, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -130,7 +129,6 @@ def gunicorn_command(args):
         "PUBLIC_URL": join_url(args),
     }
     tuning = {
-        "QUEUE_TIMEOUT_SECONDS": args.queue_timeout,
         "CLASS_TTL_SECONDS": args.class_ttl,
         "CLASS_HEARTBEAT_SECONDS": args.class_heartbeat,
     }

@@ -65,7 +65,7 @@ class RedisDirectory:
         try:
             return command()
         except FAILURES as exc:
-            log.warning("the class directory cannot reach Redis (%r)", exc)
+            log.warning("the class directory cannot reach Redis (%s)", exc)
             raise Unavailable() from exc
 
     def publish(self, code):

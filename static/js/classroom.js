@@ -7,11 +7,13 @@ import { refusal } from "./refusals.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
 const MAX_LABEL = 60; // characters of a bookmark's label, as the server's mirror.py takes them
+const KEEP_TOKEN = new Set(["refusal.otherServer", "refusal.queue", "refusal.rate"]);
 const ENDED = {
   "the instructor ended the class": "class.reasonEnded",
   "the instructor left": "class.reasonLeft",
   "the class was idle": "class.reasonIdle",
   "the class did not come back": "class.reasonGone",
+  "the class's server stopped": "class.reasonStopped",
 };
 
 /** Return the class actions on store, runs and the playback (for the runs a class replaces). */
@@ -42,7 +44,8 @@ export function createClassroom(store, runs, playback, limits) {
       setClass({ role: "instructor", code, led: true }, { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
       claimSecond();
-    } else if (!answer.timedOut) { // a timeout is tried again on the next connection
+    } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer.error ?? "").id)) {
+      // Only a refusal of the token itself drops it: the others are tried again on the next connection.
       localStorage.removeItem(STORED);
       setClass({ role: "none", code: null });
     }

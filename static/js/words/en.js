@@ -216,6 +216,7 @@ export const EN = {
   "class.reasonLeft": "the instructor left",
   "class.reasonIdle": "the class was idle",
   "class.reasonGone": "it did not come back after the server restarted",
+  "class.reasonStopped": "the server it ran on stopped",
   "class.displaced": "Class {code} is now led from another tab or device: this page follows it.",
   "class.live": "Back to live",
   "class.marks": "Bookmarks",

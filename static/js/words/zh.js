@@ -216,6 +216,7 @@ export const ZH = {
   "class.reasonLeft": "老师已离开",
   "class.reasonIdle": "课堂长时间无活动",
   "class.reasonGone": "服务器重启后课堂没有恢复",
+  "class.reasonStopped": "主持它的服务器已停止",
   "class.displaced": "课堂 {code} 已由另一个标签页或设备主持：本页改为跟随。",
   "class.live": "回到直播",
   "class.marks": "书签",
