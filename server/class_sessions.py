@@ -173,18 +173,20 @@ class Classes:
         """
         code = normal(code)
         klass = self._by_code.get(code) if code else None
-        if klass is not None and klass.remote and not elsewhere(code):
+        # Another process leads it: asked of the directory once, and only of a class not owned here.
+        led_elsewhere = bool(code) and (klass is None or klass.remote) and elsewhere(code)
+        if klass is not None and klass.remote and not led_elsewhere:
             self._forget_remote(klass)  # its owner has gone: the class may come back here
             klass = None
         nonce = self.passes.leads(code, token) if code else None
         if nonce is None or (klass is not None and not klass.remote and nonce != klass.nonce):
-            if klass is None and not (code and elsewhere(code)):
+            if klass is None and not led_elsewhere:
                 raise NoSuchClass("there is no class with that code: check it with your instructor")
             raise ValueError(
                 "that token does not match the class: "
                 "only the instructor who started this class can control it"
             )
-        if (klass is not None and klass.remote) or (klass is None and elsewhere(code)):
+        if led_elsewhere:
             raise ValueError("this class is led through another server: reconnect to that one")
         with self._lock:
             if sid in self._led and self._led[sid] != code:

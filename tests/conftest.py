@@ -127,6 +127,23 @@ def connect():
 
 
 @pytest.fixture
+def people(live_server, connect):
+    """Return people(ack=True): a new client of the live server (see connect); the classes they
+    lead end after the test."""
+    made = []
+
+    def person(ack=True):
+        made.append(connect(live_server.url, ack=ack))
+        return made[-1]
+
+    yield person
+    # Ended now, rather than CLASS_ORPHAN_SECONDS after their instructors have gone.
+    for each in made:
+        if each.sio.connected:
+            each.call("class_end")
+
+
+@pytest.fixture
 def raw():
     """Return raw(url, **options): a new RawClient, closed after the test."""
     made = Made(RawClient)

@@ -19,22 +19,6 @@ from tests.support.waiting import wait_for
 RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
 
 
-@pytest.fixture
-def people(live_server, connect):
-    """Return people(): a new client of the live server; the classes they lead end after the test."""
-    made = []
-
-    def person():
-        made.append(connect(live_server.url))
-        return made[-1]
-
-    yield person
-    # Ended now, rather than CLASS_ORPHAN_SECONDS after their instructors have gone.
-    for each in made:
-        if each.sio.connected:
-            each.call("class_end")
-
-
 def open_class(instructor):
     """Open a class led by instructor; return its code and token."""
     answer = instructor.call("class_open")

@@ -12,20 +12,10 @@ RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
 TOUR = encode(list(knight_tour(knight_graph(5, 5), 0)))
 
 
-@pytest.fixture
-def people(live_server, connect):
-    """Return people(ack=True): a new client of the live server; its classes end after the test."""
-    classes(live_server.app).orphan_seconds = 60  # no reaping while an instructor is away
-    made = []
-
-    def person(ack=True):
-        made.append(connect(live_server.url, ack=ack))
-        return made[-1]
-
-    yield person
-    for each in made:
-        if each.sio.connected:
-            each.call("class_end")
+@pytest.fixture(autouse=True)
+def no_reaping(live_server):
+    """Keep a class whose instructor is away for the whole test: the tests bring them back."""
+    classes(live_server.app).orphan_seconds = 60
 
 
 def states(client):

@@ -13,12 +13,15 @@ FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.sto
 VIEWPORT = {"width": 1280, "height": 800}
 
 
-def start_class(page):
-    """Start a class from page; return its code."""
+def lead(context, url):
+    """Open the app at url in a new page of context and start a class; return the page and its code."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function(READY)
     page.get_by_role("button", name="Start a class").click()
     shown = page.locator("#lead-code")
     expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
-    return shown.inner_text()
+    return page, shown.inner_text()
 
 
 def end_class(page, site):
@@ -58,10 +61,7 @@ def test_the_instructor_goes_offline_and_takes_the_run_on_where_it_was(browser, 
     classes(site.app).orphan_seconds = 120
     context = browser.new_context(viewport=VIEWPORT)
     try:
-        page = context.new_page()
-        page.goto(site.url)
-        page.wait_for_function(READY)
-        code = start_class(page)
+        page, code = lead(context, site.url)
         room = students(code)
         play_slowly(page, 5)
         run = page.evaluate("() => knightsTour.store.run && knightsTour.model.events")
@@ -99,10 +99,7 @@ def test_the_instructor_goes_offline_and_takes_the_run_on_where_it_was(browser, 
 def test_a_second_tab_takes_the_class_and_the_first_follows(browser, site, students):
     context = browser.new_context(viewport=VIEWPORT)
     try:
-        first = context.new_page()
-        first.goto(site.url)
-        first.wait_for_function(READY)
-        code = start_class(first)
+        first, code = lead(context, site.url)
         (student,) = students(code, 1)
         # The same browser (the token is in its storage) opens the class's link in another tab.
         second = context.new_page()
@@ -133,10 +130,8 @@ def restarting(production):
 def test_a_class_goes_on_after_the_server_restarts(browser, restarting):
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(3)]
     try:
-        page, *room = [context.new_page() for context in contexts]
-        page.goto(restarting.url)
-        page.wait_for_function(READY)
-        code = start_class(page)
+        page, code = lead(contexts[0], restarting.url)
+        room = [context.new_page() for context in contexts[1:]]
         for student in room:
             student.goto(f"{restarting.url}/?class={code}")
             student.wait_for_function(FOLLOWING)
