@@ -228,6 +228,30 @@ class LoadProcess:
             names, lambda peer: peer.call(event, each[peer.name] if each else data, timeout=30), limit=50
         )
 
+    async def do_call_at(self, at, event, each):
+        """Send event to each peer named in at (data each[name]) at its time; return the timed acks.
+
+        at maps a name to a time.monotonic() (one clock for every process), so that calls can
+        be spread over a window. Each result is {"sent", "acked", "ack"} (acked None if it failed).
+        """
+
+        async def one(name):
+            await asyncio.sleep(max(0.0, at[name] - time.monotonic()))
+            sent, acked = time.monotonic(), None
+            try:
+                ack = await self.peers[name].call(event, each[name], timeout=30)
+                acked = time.monotonic()
+            except Exception as exc:  # noqa: BLE001 - reported to the parent
+                ack = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+            return name, {"sent": sent, "acked": acked, "ack": ack}
+
+        return dict(await asyncio.gather(*(one(name) for name in at)))
+
+    async def do_seen(self, names, events):
+        """Return, for each named peer, (arrival time, event, payload) of what it got of events."""
+        wanted = set(events)
+        return {name: [entry for entry in self.peers[name].stamped() if entry[1] in wanted] for name in names}
+
     async def do_wait(self, name, event, within):
         """Wait until a peer has received event; return its arrival time, or None."""
         deadline = time.monotonic() + within

@@ -36,7 +36,7 @@ def create_app(config=None):
     if config:
         app.config.update(config)
     # Imported here, once socketio exists: importing them registers their handlers and routes.
-    from . import class_events, class_sharing, connection_events, run_events, runs, views  # noqa: F401
+    from . import class_events, class_sharing, connection_events, poll_events, run_events, runs, views  # noqa: F401
 
     app.register_blueprint(views.bp)
     runs.init_app(app)

@@ -182,7 +182,8 @@ def on_class_claim(data=None):
             socketio.server.enter_room(follower, klass.room, namespace="/")
             socketio.emit("class_state", klass.welcome(), to=follower)
         welcome = klass.welcome()
-    return {**welcome, "followers": len(klass.followers)}
+        answered, history = klass.polls.answered(), klass.polls.results()
+    return {**welcome, "followers": len(klass.followers), "answered": answered, "history": history}
 
 
 def _displace(registry, klass, sid):
@@ -198,24 +199,33 @@ def on_class_join(data=None):
     """A student's page follows a class: it gets the run as it is, then every change.
 
     With the ticket of its last join, a page whose class is not open (the server restarted)
-    waits for it: it is welcomed when its instructor's page opens the class again.
+    waits for it: it is welcomed when its instructor's page opens the class again. With the
+    voter's pass of its last join, a page answers questions as the same student.
     """
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
-    sid, registry = request.sid, classes()
-    klass = _guessed(lambda: registry.follow(sid, data["code"], directory().exists, data.get("ticket")))
+    sid, registry, code = request.sid, classes(), normal(data["code"])
+    voter = data.get("voter")
+    voter_id = registry.passes.votes(code, voter)
+    if voter_id is None:  # none, or another class's: no error, the page is given a new one
+        voter = registry.passes.voter(code)
+        voter_id = registry.passes.votes(code, voter)
+    klass = _guessed(
+        lambda: registry.follow(sid, data["code"], directory().exists, data.get("ticket"), voter_id)
+    )
     runs().drop(sid)  # a follower watches the class's run, not one of its own
     if klass is None:
         _ensure_reaper()
-        return {"code": normal(data["code"]), "waiting": True}
+        return {"code": code, "waiting": True, "voter": voter, "answer": None}
     with klass.lock:  # nothing reaches the room between the welcome and the join
         join_room(klass.room)
         if klass.remote:  # its owner sends the state; batches before it are lined up by number
             directory().ask_welcome(klass.code, sid)
         else:
             socketio.emit("class_state", klass.welcome(), to=sid)
+        answer = klass.polls.answer_of(voter_id)
     ticket = registry.ticket(klass) if not klass.remote else data.get("ticket")
-    return {"code": klass.code, "ticket": ticket}
+    return {"code": klass.code, "ticket": ticket, "voter": voter, "answer": answer}
 
 
 @socketio.on("class_leave")

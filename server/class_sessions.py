@@ -4,6 +4,8 @@ import secrets
 import threading
 import time
 
+from .polls import PollBook
+
 # Join codes avoid letters and digits that read alike (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
@@ -66,6 +68,9 @@ class ClassSession:
         # In a race, the other board's run comes from the instructor page's second connection.
         self.second = Feed()
         self.second_sid = None
+        # Its questions about the run's next move (of another process's class: as heard here).
+        self.polls = PollBook()
+        self.tally = None  # sends the instructor the count of answers: see poll_events.py
 
     def settle(self):
         """Set the state from the run, now that the instructor is there to drive it."""
@@ -85,7 +90,13 @@ class ClassSession:
 
     def welcome(self):
         """Return what a joining follower needs: the run, where it is, and how it goes."""
-        return {**self.control(), **self.main.news(), "view": self.view, "second": self.second.news()}
+        return {
+            **self.control(),
+            **self.main.news(),
+            "view": self.view,
+            "second": self.second.news(),
+            "poll": self.polls.question(),
+        }
 
 
 class Classes:
@@ -103,6 +114,8 @@ class Classes:
         self._waiting = {}
         self._waits = {}
         self._seconds = {}  # sid of an instructor page's second connection -> code
+        # Each follower's (or waiting page's) voter id, from its voter's pass: see passes.py.
+        self._voters = {}
         self._lock = threading.Lock()
 
     def __len__(self):
@@ -155,6 +168,11 @@ class Classes:
         klass = self._by_code.get(code)
         return klass if klass is not None and not klass.remote else None
 
+    def known_remote(self, code):
+        """Return another process's class with this code, if it is known here, or None."""
+        klass = self._by_code.get(code)
+        return klass if klass is not None and klass.remote else None
+
     def led_by(self, sid):
         """Return the class sid leads, or None."""
         code = self._led.get(sid)
@@ -203,11 +221,12 @@ class Classes:
             self._led[sid] = code
         return Claim(klass, displaced)
 
-    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None):
+    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None, voter=None):
         """Make sid a follower of the class with this code, and return it.
 
         With the ticket of a class that is not open (its server restarted), sid waits for it
         instead, and None is returned: admit() makes it a follower when the class is back.
+        voter is the id sid answers the class's questions as (see voter_of).
         """
         if sid in self._led:
             raise ValueError(f"you lead class {self._led[sid]}; you cannot follow another")
@@ -221,12 +240,18 @@ class Classes:
                 self._drop_follower(sid)
                 self._waits[sid] = normal(code)
                 self._waiting.setdefault(normal(code), {})[sid] = (nonce, time.monotonic())
+                self._voters[sid] = voter
             return None
         with self._lock:
             self._drop_follower(sid)
             self._following[sid] = klass.code
             klass.followers.add(sid)
+            self._voters[sid] = voter
         return klass
+
+    def voter_of(self, sid):
+        """Return the id a follower answers questions as (a page that joined without: its sid's)."""
+        return self._voters.get(sid) or f"sid:{sid}"
 
     def admit(self, klass):
         """Make the pages waiting for this class (not an earlier one of its code) its followers.
@@ -250,6 +275,7 @@ class Classes:
     def stop_waiting(self, sid):
         """Stop sid waiting for its class; return the code it waited for, or None."""
         with self._lock:
+            self._voters.pop(sid, None)
             return self._stop_waiting(sid)
 
     def _stop_waiting(self, sid):
@@ -264,6 +290,7 @@ class Classes:
     def _drop_follower(self, sid):
         """Make sid follow and wait for nothing (the lock is held)."""
         self._stop_waiting(sid)
+        self._voters.pop(sid, None)
         code = self._following.pop(sid, None)
         if code in self._by_code:
             self._by_code[code].followers.discard(sid)
@@ -324,6 +351,7 @@ class Classes:
                 self._led.pop(klass.instructor, None)
             for sid in klass.followers:
                 self._following.pop(sid, None)
+                self._voters.pop(sid, None)
             self._seconds.pop(klass.second_sid, None)
         if klass.instructor is None and klass.main.player is not None:
             klass.main.player.stop()
@@ -352,5 +380,6 @@ class Classes:
             del self._by_code[code]
             for sid in klass.followers:
                 self._following.pop(sid, None)
+                self._voters.pop(sid, None)
             self._seconds.pop(klass.second_sid, None)
         return klass

@@ -10,6 +10,9 @@
   students' classes for their state, and an owner sends it to all its rooms. Whichever
   subscribes last, the state arrives.
 - The class_ended an owner sends its room makes every other process forget the class at once.
+- A process learns a class's open question from what its owner sends the room (poll_opened,
+  poll_revealed, poll_closed, and the question in a class_state), checks its own students'
+  answers against it, and passes them on to the owner, which counts each voter once.
 """
 
 import logging
@@ -18,6 +21,7 @@ import time
 from . import socketio
 from .class_events import _welcome_from_here, classes, directory
 from .directory import Unavailable
+from .poll_events import count_remote
 
 STOPPED = "the class's server stopped"
 
@@ -37,6 +41,7 @@ def start(app, queue):
         lambda code, sid: _welcome_from_here(registry, code, sid),
         lambda: _put_back(registry, shared),
         socketio.sleep,
+        lambda code, voter, id, square: count_remote(registry, code, voter, id, square),
     )
     socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"])
 
@@ -69,11 +74,28 @@ def _put_back(registry, shared):
     _catch_up(registry)
 
 
+ROOM = "class:"  # the start of a class's room's name: see ClassSession.room
+HEARD = ("started", "poll_opened", "poll_revealed", "poll_closed")  # sent to a room: no code
+
+
 def _heard(registry, event, payload, room):
-    """Forget a class another process has ended (its room here was told by the same message)."""
+    """Note what another process told a class's room: that it ended, its run's board, its questions."""
+    if not isinstance(payload, dict):
+        return
     # Sent to the class's room by its owner: not to one page, whose wait for a class ended.
-    if event == "class_ended" and isinstance(payload, dict) and room == f"class:{payload.get('code')}":
+    if event == "class_ended" and room == f"{ROOM}{payload.get('code')}":
         registry.drop_remote(payload["code"])
+        return
+    if event == "class_state":  # to the room, or to one page that joined here
+        code = payload.get("code")
+    elif event in HEARD and isinstance(room, str) and room.startswith(ROOM):
+        code = room[len(ROOM) :]
+    else:
+        return
+    klass = registry.known_remote(code)
+    if klass is not None:
+        with klass.lock:
+            klass.polls.heard(event, payload)
 
 
 def _beat(registry, shared, every):

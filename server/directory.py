@@ -2,7 +2,8 @@
 
 With one process, every class is in that process's memory and this does nothing. With several,
 the process where a class was opened owns it (its instructor and run live there); the others
-learn of it here, and ask its owner to welcome the students who join through them.
+learn of it here, ask its owner to welcome the students who join through them, and pass on
+their students' answers to its questions (see poll_events.py).
 
 A class's key expires unless its owner renews it: the classes of a process that died go away
 by themselves. Every call waits for Redis at most a timeout; one that fails raises Unavailable,
@@ -53,9 +54,12 @@ class NoDirectory:
     def ask_welcome(self, code, sid=None):
         pass
 
+    def vote(self, code, voter, id, square):
+        pass
+
 
 class RedisDirectory:
-    """The directory shared by processes through Redis: class codes, and welcome requests."""
+    """The directory shared by processes through Redis: class codes, welcome requests and answers."""
 
     def __init__(self, url, ttl, timeout):
         self.redis = redis.Redis.from_url(url, **redis_options(timeout))
@@ -105,15 +109,24 @@ class RedisDirectory:
         """Ask a class's owner to send its state to a joining student (None: to all it has here)."""
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps({"code": code, "sid": sid})))
 
-    def serve(self, welcome, subscribed, sleep):
-        """Answer welcome requests for ever; call subscribed() each time the subscription starts."""
+    def vote(self, code, voter, id, square):
+        """Pass a student's answer to question id of a class on to the class's owner."""
+        message = {"code": code, "voter": voter, "id": id, "square": square}
+        self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
+
+    def serve(self, welcome, subscribed, sleep, vote=lambda code, voter, id, square: None):
+        """Answer welcome requests and count answers for ever; call subscribed() each time the
+        subscription starts."""
         for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
-            _safely(lambda data=message["data"]: welcome(**_request(data)))
+            _safely(lambda data=message["data"]: _dispatch(json.loads(data), welcome, vote))
 
 
-def _request(data):
-    request = json.loads(data)
-    return {"code": request["code"], "sid": request.get("sid")}
+def _dispatch(request, welcome, vote):
+    # An answer names its voter; a welcome request, as before answers were passed on, does not.
+    if "voter" in request:
+        vote(request["code"], request["voter"], request["id"], request["square"])
+    else:
+        welcome(code=request["code"], sid=request.get("sid"))
 
 
 def _safely(call):

@@ -185,11 +185,13 @@ class QueueManager(socketio.RedisManager):
         yield from subscription(connect, self.channel, self.server.sleep, lambda: self.on_subscribed())
 
     def _handle_emit(self, message):
-        super()._handle_emit(message)
+        # Heard before it is passed on: a page that acts on what it was sent (answers a question
+        # it was just asked) must find this process knowing it already.
         if message.get("host_id") != self.host_id:
             data = message.get("data")
             payload = data[0] if isinstance(data, list) and len(data) == 1 else data
             _call(self.on_heard, message.get("event"), payload, message.get("room"))
+        super()._handle_emit(message)
 
 
 def queue_for(url, timeout):

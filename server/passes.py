@@ -1,4 +1,5 @@
-"""Class passes: an instructor's token and a follower's ticket, signed with the server's secret.
+"""Class passes: an instructor's token, a follower's ticket and a student's voter pass, signed
+with the server's secret.
 
 A pass is checked by its signature alone, so it outlives the process that issued it: after a
 restart, the instructor's page reopens its class with its token, and the students' pages wait
@@ -39,7 +40,9 @@ class Passes:
     """Issue and check the passes of classes: "<nonce>.<signature of purpose, code and nonce>".
 
     The nonce is the class's own: a later class given the same code has another, so the passes
-    of an ended class open nothing of the next one.
+    of an ended class open nothing of the next one. A voter's pass carries the student's own id
+    in its place: bound to the code alone, it can be checked by every process sharing the secret,
+    which know another process's class by its code.
     """
 
     def __init__(self, secret):
@@ -62,6 +65,10 @@ class Passes:
         """Return a follower's ticket of a class: proof that this class was open."""
         return self._sign("follow", code, nonce)
 
+    def voter(self, code):
+        """Return a new voter's pass of a class: one student's, to answer each question once."""
+        return self._sign("vote", code, secrets.token_urlsafe(9))
+
     def _nonce(self, purpose, code, given):
         """Return the nonce of a valid pass, or None."""
         # compare_digest takes str only if it is ASCII, as a pass is: anything else is wrong.
@@ -77,3 +84,7 @@ class Passes:
     def admits(self, code, ticket):
         """Return the class nonce that ticket follows for code, or None if it is no such ticket."""
         return self._nonce("follow", code, ticket)
+
+    def votes(self, code, voter):
+        """Return the voter id of a valid voter's pass of code, or None."""
+        return self._nonce("vote", code, voter)

@@ -5,6 +5,8 @@ import threading
 import time
 from collections import deque
 
+from .engine.lookahead import upcoming as next_event
+
 WINDOW = 2  # batches sent but not yet acknowledged, at most
 MAX_BATCH = 4096  # events in one batch, at most
 # Seconds between batches when the speed allows more than one event each: ten batches a
@@ -54,6 +56,7 @@ class Player:
         self._stopped = False
         self.budget = budget
         self.events = 0  # events taken from the search so far
+        self.last = None  # the last event taken from the search, None before any
         self.done = False
         self._exhausted = False  # the search itself has ended (not just the budget)
         # Events the receiver holds already, from an earlier run of the same search: they are
@@ -134,6 +137,12 @@ class Player:
         """Return the run's counters and current path, as of the last events taken."""
         with self._cond:
             return self._snapshot()
+
+    def upcoming(self):
+        """Return the events taken so far, the path and the event the search makes next."""
+        with self._cond:
+            search = self.search
+            return {"events": self.events, "path": list(search.path), "next": next_event(search, self.last)}
 
     def _snapshot(self):
         search, events = self.search, self.events
@@ -218,6 +227,8 @@ class Player:
         """Take up to count events from the search."""
         batch = list(itertools.islice(self._events, self._room(count)))
         self.events += len(batch)
+        if batch:
+            self.last = batch[-1]
         self._note_end(batch[-1] if batch else None)
         return batch
 
@@ -232,6 +243,8 @@ class Player:
         tail = deque(itertools.islice(self._events, count), maxlen=1)
         search = self.search
         self.events = search.events_at_end() if search.ended else self.events + count
+        if tail:
+            self.last = tail[0]
         self._note_end(tail[0] if tail else None)
 
     def _catch_up(self):

@@ -10,6 +10,7 @@ from . import socketio
 from .class_events import check_in_control, classes
 from .engine import Search, example_graph, knight_graph
 from .player import Player
+from .poll_events import check_unasked
 from .relay import relay_for
 from .replies import answered
 from .runs import runs
@@ -39,6 +40,7 @@ def controlled(action, verb=None):
 def on_start(data=None):
     """A page starts a run, replacing the one it had (an instructor's run is its class's)."""
     check_in_control(request.sid)
+    check_unasked(request.sid)
     options = parse_start(data)
     if options.graph == "example":
         graph = example_graph()
@@ -112,6 +114,7 @@ def on_pause(data=None):
 @answered
 def on_resume(data=None):
     """A page resumes its paused run."""
+    check_unasked(request.sid)
     controlled(Player.resume)
 
 
@@ -119,6 +122,7 @@ def on_resume(data=None):
 @answered
 def on_step(data=None):
     """A page asks for exactly one more event (pausing the run if it was playing)."""
+    check_unasked(request.sid)
     controlled(Player.step)
 
 
@@ -134,6 +138,7 @@ def on_speed(data=None):
 @answered
 def on_skip(data=None):
     """A page skips to the end: the rest is searched without streaming (pause cancels)."""
+    check_unasked(request.sid)
     controlled(Player.skip)
 
 
@@ -142,6 +147,7 @@ def on_skip(data=None):
 def on_stop(data=None):
     """A page ends its run (nothing happens if it has none)."""
     check_in_control(request.sid)
+    check_unasked(request.sid)
     player = runs().get(request.sid)
     runs().drop(request.sid)
     if player is not None:

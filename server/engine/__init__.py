@@ -5,6 +5,7 @@ drive the same generator.
 """
 
 from .graph import KNIGHT_MOVES, Graph, example_graph, knight_graph
+from .lookahead import upcoming
 from .orderings import ORDERINGS
 from .search import BACKTRACK, FOUND, VISIT, Search, knight_tour
 
@@ -19,4 +20,5 @@ __all__ = [
     "example_graph",
     "knight_graph",
     "knight_tour",
+    "upcoming",
 ]

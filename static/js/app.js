@@ -9,6 +9,8 @@ import { Lane } from "./lane.js";
 import { publishView } from "./mirror.js";
 import { refusal } from "./refusals.js";
 import { IDLE_RUN, createPlayback } from "./playback.js";
+import { NO_POLL, createPolls } from "./polls.js";
+import { PREDICT, createPredictor } from "./predict.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
 import { bindInputs } from "./inputs.js";
@@ -18,6 +20,8 @@ import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
 import { createLessonView } from "./views/lesson.js";
 import { createOfflineView } from "./views/offline.js";
+import { createPollView } from "./views/poll.js";
+import { createPredictView } from "./views/predict.js";
 import { createStatusView } from "./views/status.js";
 import { lessonLane } from "./views/facts.js";
 
@@ -39,11 +43,14 @@ const store = new Store({
   // ticket: a student's pass to wait for its class; waiting: the class is not open (yet) again;
   // reviewing: the student moves their own copy; view: the instructor's last view; led: the
   // server has taken this page's claim since its connection last came up.
+  // voter: a student's pass, kept across rejoins, to answer each of the class's questions once.
   klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
-    reviewing: false, view: null, led: false },
+    reviewing: false, view: null, led: false, voter: null },
   view: { hints: true, degrees: false, lesson: true, lines: false, side: "main", language: preferredLanguage() },
   notes: { board: null, share: null },
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
+  predict: PREDICT, // the page's own questions about the next move: see predict.js
+  poll: NO_POLL,    // the class's questions: see polls.js
 });
 
 const runs = {
@@ -51,7 +58,7 @@ const runs = {
   second: null, // the other ordering, side by side in a race
   active: () => (store.state.settings.mode === "compare" ? [runs.main, runs.second] : [runs.main]),
 };
-let playback, classroom;
+let playback, classroom, predictor, polls;
 const makeLane = (partner) => {
   const lane = new Lane({
     partner,
@@ -64,7 +71,10 @@ const makeLane = (partner) => {
       if (lane === runs.main) classroom.started(run);
       playback.started(lane);
     },
-    changed: () => playback.changed(lane),
+    changed: () => {
+      playback.changed(lane);
+      if (lane === runs.main) predictor.check();
+    },
     progress: (snapshot) => playback.progressed(lane, snapshot),
     finished: () => playback.finished(lane),
     error: (message) => { const { id, params } = refusal(message); playback.note(id, params); },
@@ -74,6 +84,7 @@ const makeLane = (partner) => {
     classEnded: (ended) => classroom.classEnded(ended),
     classDisplaced: (news) => classroom.displaced(news),
     classView: (view) => classroom.viewed(view),
+    poll: (kind, payload) => polls.news(kind, payload),
     lost: () => store.state.klass.role === "student" && classroom.rejoin(),
   });
   return lane;
@@ -81,12 +92,14 @@ const makeLane = (partner) => {
 runs.main = makeLane(() => runs.second);
 runs.second = makeLane();
 playback = createPlayback(store, runs);
-classroom = createClassroom(store, runs, playback, limits);
+polls = createPolls(store, runs, () => classroom.backToLive());
+classroom = createClassroom(store, runs, playback, limits, polls);
+predictor = createPredictor(store, runs, playback);
 publishView(store, runs);
 
 const boards = createBoardsView(els, reducedMotion);
 const views = [createControlsView(els, limits), createStatusView(els), boards, createCountersView(els),
-  createLessonView(els), createClassView(els), createOfflineView(els)];
+  createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els)];
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
@@ -103,7 +116,7 @@ function applyLanguage() {
 }
 store.addEventListener("change", applyLanguage);
 
-bindInputs(els, store, runs, { playback, classroom, boards, limits });
+bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls });
 const enabled = (name) => controls(store.state, runs)[name].enabled;
 const speedBy = (by) => () => {
   const steps = limits.speeds, at = steps.indexOf(store.state.settings.speed);

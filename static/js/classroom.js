@@ -6,6 +6,7 @@ import { mirrored } from "./mirror.js";
 import { refusal } from "./refusals.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
+const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in this tab only
 const MAX_LABEL = 60; // characters of a bookmark's label, as the server's mirror.py takes them
 const KEEP_TOKEN = new Set(["refusal.otherServer", "refusal.queue", "refusal.rate"]);
 const ENDED = {
@@ -17,7 +18,7 @@ const ENDED = {
 };
 
 /** Return the class actions on store, runs and the playback (for the runs a class replaces). */
-export function createClassroom(store, runs, playback, limits) {
+export function createClassroom(store, runs, playback, limits, polls) {
   const state = () => store.state;
   const stored = () => {
     try { return JSON.parse(localStorage.getItem(STORED) ?? "null"); } catch { return null; }
@@ -43,6 +44,7 @@ export function createClassroom(store, runs, playback, limits) {
     if (answer.ok) {
       setClass({ role: "instructor", code, led: true }, { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
+      polls.restored(answer);
       claimSecond();
     } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer.error ?? "").id)) {
       // Only a refusal of the token itself drops it: the others are tried again on the next connection.
@@ -70,12 +72,19 @@ export function createClassroom(store, runs, playback, limits) {
     const again = before.role === "student" && before.code === wanted;
     if (state().run.status !== "idle" && before.role !== "student") playback.sendAll("stop");
     // The class's state arrives before the answer, and is taken as a student's.
-    setClass({ role: "student", code: wanted, control: again ? before.control : null, ticket: again ? before.ticket : null });
-    // The ticket of the last join lets the page wait for its class, should the server have restarted.
-    const answer = await runs.main.server.request("class_join", { code: wanted, ticket: state().klass.ticket ?? undefined });
+    setClass({ role: "student", code: wanted, control: again ? before.control : null, ticket: again ? before.ticket : null,
+      voter: again ? before.voter : sessionStorage.getItem(VOTER + wanted) });
+    if (!again) polls.forget();
+    // The ticket of the last join lets the page wait for its class, should the server have
+    // restarted; its voter pass keeps its answer to the question open.
+    const { ticket, voter } = state().klass;
+    const answer = await runs.main.server.request("class_join", { code: wanted, ticket: ticket ?? undefined,
+      voter: voter ?? undefined });
     if (answer.ok) {
       setClass({ role: "student", code: answer.code, ticket: answer.ticket ?? state().klass.ticket,
-        waiting: Boolean(answer.waiting) });
+        waiting: Boolean(answer.waiting), voter: answer.voter ?? state().klass.voter });
+      if (answer.voter) sessionStorage.setItem(VOTER + answer.code, answer.voter);
+      if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
     } else if (!answer.timedOut) {
       const why = refusal(answer.error ?? "");
       store.update({ klass: { ...before, note: { id: "class.joinFailed", params: { error: t(why.id, why.params) } } } });
@@ -86,12 +95,14 @@ export function createClassroom(store, runs, playback, limits) {
     const code = state().klass.code;
     await runs.main.server.request("class_leave");
     setClass({ role: "left", code }, { id: "class.left", params: { code } });
+    polls.forget();
     playback.showIdle();
   }
 
   async function end() {
     if (!(await runs.main.server.request("class_end")).ok) return;
     localStorage.removeItem(STORED);
+    polls.forget();
     setClass({ role: "none", code: null, presenter: false }, { id: "class.ended" });
   }
 
@@ -134,6 +145,7 @@ export function createClassroom(store, runs, playback, limits) {
     follow(runs.main.run);
     classControl(classNews);
     if (classNews.view) viewed(classNews.view);
+    polls.restored(classNews);
   }
 
   /** Take the instructor's view (unless the student is reviewing on their own). */
@@ -201,6 +213,7 @@ export function createClassroom(store, runs, playback, limits) {
   function classEnded(ended) {
     const was = state().klass.role;
     if (was === "instructor") localStorage.removeItem(STORED);
+    polls.forget();
     setClass({ role: "none", code: null, presenter: false }, {
       id: "class.endedBecause", params: { code: ended.code, reason: ENDED[ended.reason] ?? null, raw: ended.reason },
     });

@@ -27,8 +27,9 @@ export function connect(handlers) {
     if (ack) ack();
   });
   socket.on("finished", handlers.finished);
-  // A class's room is sent these; none of them asks for an acknowledgement.
-  for (const event of ["class_state", "class_control", "class_ended", "class_displaced", "class_view", "snapshot"]) {
+  // A class's room (or its instructor) is sent these; none of them asks for an acknowledgement.
+  for (const event of ["class_state", "class_control", "class_ended", "class_displaced", "class_view", "snapshot",
+    "poll_opened", "poll_count", "poll_revealed", "poll_closed"]) {
     socket.on(event, (payload) => handlers[event](payload));
   }
   socket.on("error", (payload) => handlers.error(payload.message));

@@ -2,6 +2,8 @@
 // derives every control's label, enabled and hidden state from the page's state: the buttons,
 // the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
+import { predictable } from "./predict.js";
+
 const MAX_MARKS = 30; // bookmarks of a run, as the server's mirror.py takes them
 
 const TRANSITIONS = {
@@ -27,7 +29,10 @@ export function controls(state, runs) {
   const { run, klass, settings } = state;
   const main = runs.main;
   const following = klass.role === "student";
-  const drive = state.connection === "up" && !following;
+  const leading = klass.role === "instructor";
+  // While the class answers a question, its run waits where the question was asked.
+  const polling = state.poll.open !== null;
+  const drive = state.connection === "up" && !following && !(leading && polling);
   const skipping = run.status === "skipping";
   const racing = settings.mode === "compare";
   // Stepping back and scrubbing work on one board's own events, not while skipping; a student
@@ -45,13 +50,20 @@ export function controls(state, runs) {
     step: { enabled: following ? reviewable && !main.atHead() : drive && !skipping && !atEnd },
     back: { enabled: reviewable && (main.model.events > main.timeline.first || (run.line?.index ?? 0) > 0) },
     skip: { label: skipping ? "control.cancelSkip" : "control.skip", enabled: drive && run.status !== "finished" },
-    reset: { enabled: !following && run.status !== "idle" },
+    reset: { enabled: !following && !(leading && polling) && run.status !== "idle" },
     timeline: { enabled: reviewable && main.timeline.head > 0 },
     speed: { enabled: !following },
-    setup: { enabled: !following },
-    chooseStart: { enabled: !following && settings.mode !== "example" },
+    setup: { enabled: !following && !(leading && polling) },
+    chooseStart: { enabled: !following && settings.mode !== "example" && !state.predict.asking },
     help: { enabled: true },
     live: { enabled: following && klass.reviewing },
-    mark: { enabled: klass.role === "instructor" && main.timeline.head > 0 && state.marks.length < MAX_MARKS },
+    mark: { enabled: leading && main.timeline.head > 0 && state.marks.length < MAX_MARKS },
+    predict: { enabled: predictable(state) },
+    ask: { enabled: leading && klass.led && state.connection === "up" && !polling && main.run !== null && !main.result
+      && !skipping },
+    reveal: { enabled: leading && klass.led && polling },
+    results: { enabled: state.poll.history.length > 0 },
+    // A tap on the board answers the class's question, or the page's own, or chooses the start.
+    answer: { enabled: following ? polling && state.poll.mine === null : Boolean(state.predict.asking) },
   };
 }

@@ -1,10 +1,10 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
 import { controls } from "./controls.js";
-import { parseSquare } from "./notation.js";
+import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
 
 /** Listen to every control of the page; actions: {playback, classroom, boards, limits}. */
-export function bindInputs(els, store, runs, { playback, classroom, boards, limits }) {
+export function bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls }) {
   const on = (el, type, handler) => el.addEventListener(type, handler);
   const click = (el, handler) => on(el, "click", handler);
   const setView = (patch) => store.update({ view: patch });
@@ -53,11 +53,40 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
     note("board", null);
     playback.change({ start: square });
   });
+  /** Take a square as the answer to the question open: the class's, or the page's own. */
+  function answer(square) {
+    if (store.state.klass.role === "student") polls.answer(square);
+    else predictor.answer(square);
+  }
   click(els.board, (event) => {
-    if (!controls(store.state, runs).chooseStart.enabled) return;
     const square = boards.squareAt(event.clientX, event.clientY);
-    if (square >= 0) playback.change({ start: square });
+    const can = controls(store.state, runs);
+    if (square < 0) return;
+    if (can.answer.enabled) answer(square);
+    else if (can.chooseStart.enabled) playback.change({ start: square });
   });
+  /** Answer with the square typed in a form's field (keyboards and screen readers answer so). */
+  function typed(form, input) {
+    on(form, "submit", (event) => {
+      event.preventDefault();
+      const { rows, cols } = runs.main.model;
+      const square = parseSquare(input.value, rows, cols);
+      const note = square < 0 ? { id: "predict.badSquare", params: { typed: input.value } } : null;
+      store.update({ predict: { note }, poll: { note } });
+      if (square < 0) return;
+      input.value = "";
+      answer(square);
+    });
+  }
+  typed(els.predictForm, els.predictSquare);
+  typed(els.pollForm, els.pollSquare);
+  on(els.predictOn, "change", () => predictor.configure({ on: els.predictOn.checked }));
+  on(els.predictEvery, "change", () => predictor.configure({ every: els.predictEvery.value }));
+  on(els.predictN, "change", () => predictor.configure({ n: Number(els.predictN.value) }));
+  click(els.pollAsk, () => polls.ask(Number(els.pollSeries.value)));
+  click(els.pollReveal, polls.reveal);
+  click(els.pollCancel, polls.cancel);
+  click(els.pollResults, () => polls.download((square) => squareName(square, runs.main.model.rows, runs.main.model.cols)));
 
   on(els.hints, "change", () => setView({ hints: els.hints.checked }));
   on(els.degrees, "change", () => setView({ degrees: els.degrees.checked }));

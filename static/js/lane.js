@@ -21,6 +21,9 @@ export class Lane {
     this.model = createModel(1, 1, 0);
     this.timeline = new Timeline();
     this.graph = null;    // {names, moves} of the example graph, when the run is on it
+    // gate(model): whether the event after the view's position may be shown now; a question
+    // about it (predict mode) holds the view there until it is answered.
+    this.gate = null;
     // A class's room sends the race's other board (lane "second") on this same connection.
     const lane = (news) => (news.lane === "second" && hooks.partner ? hooks.partner() : this);
     this.server = connect({
@@ -36,6 +39,10 @@ export class Lane {
       class_displaced: (news) => hooks.classDisplaced?.(news),
       class_view: (view) => hooks.classView?.(view),
       snapshot: (snapshot) => lane(snapshot).caughtUp(snapshot),
+      poll_opened: (question) => hooks.poll?.("opened", question),
+      poll_count: (count) => hooks.poll?.("counted", count),
+      poll_revealed: (result) => hooks.poll?.("revealed", result),
+      poll_closed: (closed) => hooks.poll?.("closed", closed),
     });
   }
 
@@ -91,6 +98,16 @@ export class Lane {
     if (this.atHead()) return false;
     apply(this.model, this.timeline.at(this.model.events));
     return true;
+  }
+
+  /** Tell whether the gate holds the view before an event received. */
+  held() {
+    return !this.atHead() && Boolean(this.gate) && !this.gate(this.model);
+  }
+
+  /** Move the view one event forward unless the gate holds it there; return whether it moved. */
+  advance() {
+    return !this.held() && this.forward();
   }
 
   /** Move the view one event back; return whether it moved. */
@@ -152,7 +169,10 @@ export class Lane {
     const following = this.atHead();
     this.timeline.push(codes);
     if (following) {
-      for (const code of codes) apply(this.model, code);
+      for (const code of codes) {
+        if (this.gate && !this.gate(this.model)) break;
+        apply(this.model, code);
+      }
     }
     this.hooks.changed();
   }

@@ -70,6 +70,7 @@ export function createPlayback(store, runs) {
 
   const ready = () => ["idle", "finished"].includes(state().run.status);
 
+
   async function playOrPause() {
     if (!allowed("play")) return;
     const run = state().run;
@@ -120,7 +121,8 @@ export function createPlayback(store, runs) {
       store.update({ run: { line: { ...run.line, index } } });
       return;
     }
-    const byLine = view.lines && !racing();
+    // A question (predict mode) stands between two events: the lines of one would cross it.
+    const byLine = view.lines && !racing() && !state().predict.on;
     if (following()) {
       review();
       if (main.forward()) store.update({ run: { line: null } });
@@ -129,7 +131,8 @@ export function createPlayback(store, runs) {
     if (!racing() && !main.atHead()) {
       await pauseRun();
       if (byLine) traceEvent(main.model.events);
-      else { main.forward(); store.update({ run: { line: null } }); }
+      else if (main.advance()) store.update({ run: { line: null } });
+      else main.hooks.changed(); // held by a question: it is asked now
       return;
     }
     if (!(await begin(true))) return;
@@ -167,8 +170,9 @@ export function createPlayback(store, runs) {
       const speed = state().settings.speed;
       credit += speed ? ((now - last) / 1000) * speed : Infinity;
       last = now;
-      while (credit >= 1 && runs.main.forward()) credit -= 1;
+      while (credit >= 1 && runs.main.advance()) credit -= 1;
       store.touch();
+      if (runs.main.held()) { stopReplay(); runs.main.hooks.changed(); return; }
       if (!runs.main.atHead()) { requestAnimationFrame(tick); return; }
       stopReplay();
       if (state().run.status === "paused") playOrPause(); // caught up: the live search goes on
@@ -320,7 +324,7 @@ export function createPlayback(store, runs) {
   const serial = (action) => (...args) => (queue = queue.then(() => action(...args)).catch(console.error));
 
   return {
-    playOrPause: serial(playOrPause), step: serial(step), stepBack: serial(stepBack), skip: serial(skip),
+    playOrPause: serial(playOrPause), pause: serial(pauseRun), step: serial(step), stepBack: serial(stepBack), skip: serial(skip),
     seek, reset, change, confirm, cancel, undo, setSpeed, showIdle,
     note, go, sendAll, connection, reattached, started, changed, progressed, finished,
     seekFirst: () => seek(runs.main.timeline.first),

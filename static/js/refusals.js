@@ -15,6 +15,16 @@ const REFUSALS = [
   [/^that request is too large/, "refusal.tooLarge"],
   [/^there is no run to/, "refusal.noRun"],
   [/^the server could not handle that request/, "refusal.failed"],
+  [/^you do not lead a class/, "refusal.notLeading"],
+  [/^a question is open already/, "refusal.pollOpen"],
+  [/^a question is open: /, "refusal.pollWait"],
+  [/^the search has ended: there is no next move/, "refusal.pollEnded"],
+  [/^the tour is complete/, "refusal.pollTour"],
+  [/^there is no open question/, "refusal.pollNone"],
+  [/^that question is closed/, "refusal.pollClosed"],
+  [/^you have answered this question already/, "refusal.pollAnswered"],
+  [/^you are not following a class/, "refusal.notFollowing"],
+  [/^square must be a square of the board/, "refusal.pollSquare"],
 ];
 
 /** Return the message id and values of a server's refusal, to say it in the page's language. */

@@ -18,6 +18,10 @@ export const STYLE = {
   degree: "#5f6670",          // the moves from each square on an empty board: 5.8:1 on white,
                               // 5.1:1 on the checker; quieter than a hint by weight and size
   deadEnd: "#6a1b9a",         // the moves out of a dead end, and the path's squares they land on
+  heat: "240, 140, 30",        // the class's answers, as an rgb its share sets the opacity of
+  heatText: "#14181c",        // a count of answers, on the heat at any opacity
+  rightAnswer: "#137a32",     // the square the knight really went to
+  wrongAnswer: "#c2185b",     // the user's own answer, when it was another square
   coordinate: "#4b5563",      // file letters and rank numbers in the margin
   coordinateMin: 9,           // the smallest coordinate text, in px; fewer labels below that
   coordinateMax: 18,

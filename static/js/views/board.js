@@ -30,7 +30,7 @@ export class BoardView {
   }
 
   /**
-   * Show scene on the next frame: {model, hints, degrees, deadEnd, hold, speed, reducedMotion}
+   * Show scene on the next frame: {model, hints, degrees, deadEnd, answers, hold, speed, reducedMotion}
    * (see paint); null stops drawing, for another view to use the canvas.
    */
   render(scene) {
@@ -155,7 +155,8 @@ function labelFont(size) {
  * Draw scene with geometry g: marks as [square, strength], the knight at point knight (from the
  * board's top-left corner; null for none). scene: model; hints, the moves still to try
  * ({square, rank, onward}); degrees, each square's moves on an empty board (or null); deadEnd,
- * the square just backed out of and its moves ({square, moves: [{square, visit}]}, or null).
+ * the square just backed out of and its moves ({square, moves: [{square, visit}]}, or null);
+ * answers, the answers to a question just judged ({heat, right, chosen}, see drawAnswers, or null).
  */
 function paint(ctx, g, scene, marks, knight) {
   ctx.fillStyle = STYLE.paper;
@@ -173,6 +174,7 @@ function paint(ctx, g, scene, marks, knight) {
   drawNumbers(ctx, g, model);
   if (scene.degrees) drawDegrees(ctx, g, model, scene.degrees);
   drawHints(ctx, g, scene.hints || []);
+  if (scene.answers) drawAnswers(ctx, g, scene.answers);
   if (knight) drawKnight(ctx, g, knight);
   ctx.restore();
 }
@@ -383,6 +385,38 @@ function drawHints(ctx, g, hints) {
     ctx.font = STYLE.font.replace("{size}", small);
     ctx.fillText(`#${rank}`, x + c * 0.78, y + c * 0.2);
   }
+}
+
+/**
+ * Draw the answers to a question: heat, the class's answers as [square, count], each square
+ * shaded by its share and labelled with its count; right, the square the knight went to, ringed;
+ * chosen, the user's own answer when it was another, ringed with a dashed line.
+ */
+function drawAnswers(ctx, g, { heat, right, chosen }) {
+  const c = g.cell;
+  const most = Math.max(1, ...(heat ?? []).map(([, n]) => n));
+  ctx.textAlign = "right";
+  ctx.textBaseline = "bottom";
+  ctx.font = STYLE.font.replace("{size}", Math.max(8, Math.floor(c * 0.3)));
+  for (const [square, n] of heat ?? []) {
+    const x = (square % g.cols) * c, y = Math.floor(square / g.cols) * c;
+    ctx.fillStyle = `rgba(${STYLE.heat}, ${0.2 + 0.55 * (n / most)})`;
+    ctx.fillRect(x, y, c, c);
+    if (c >= 16) {
+      ctx.fillStyle = STYLE.heatText;
+      ctx.fillText(String(n), x + c * 0.94, y + c * 0.98);
+    }
+  }
+  const ring = (square, colour, dash) => {
+    const x = (square % g.cols) * c, y = Math.floor(square / g.cols) * c;
+    ctx.setLineDash(dash ? [c * 0.12, c * 0.08] : []);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = Math.max(2.5, c * 0.09);
+    ctx.strokeRect(x + c * 0.06, y + c * 0.06, c * 0.88, c * 0.88);
+    ctx.setLineDash([]);
+  };
+  if (chosen !== null && chosen !== right && chosen >= 0) ring(chosen, STYLE.wrongAnswer, true);
+  if (right >= 0) ring(right, STYLE.rightAnswer, false);
 }
 
 function drawKnight(ctx, g, [x, y]) {

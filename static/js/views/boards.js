@@ -3,7 +3,7 @@
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
 import { GraphView } from "./graph.js";
-import { deadEndOf, held, stackOf } from "./facts.js";
+import { answersOf, asking, deadEndOf, held, stackOf } from "./facts.js";
 
 /** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
 export function createBoardsView(els, reducedMotion) {
@@ -11,13 +11,15 @@ export function createBoardsView(els, reducedMotion) {
   const graph = new GraphView(els.board, els.boardBox);
   const second = new BoardView(els.boardSecond, els.boardBoxSecond);
 
-  /** Return what one lane's board draws: its model, hints, degrees and dead end. */
+  /** Return what one lane's board draws: its model, hints, degrees, dead end and answers. */
   function scene(lane, state, runs) {
     const { view, settings } = state;
-    const hints = view.hints ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
+    // While a question is open, the moves still to try would give its answer away.
+    const hints = view.hints && !asking(state) ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
     const degrees = view.degrees ? lane.moves().map((list) => list.length) : null;
     const hold = held(state);
     return { model: lane.model, hints, degrees, hold, deadEnd: hold ? deadEndOf(lane) : null,
+      answers: lane === runs.main ? answersOf(lane, state) : null,
       speed: settings.speed, reducedMotion: reducedMotion.matches };
   }
 
@@ -53,10 +55,10 @@ export function createBoardsView(els, reducedMotion) {
 
   return {
     render,
-    /** Return what the main board draws over its squares: {hints, degrees}. */
+    /** Return what the main board draws over its squares: {hints, degrees, answers}. */
     overlay: (state, runs) => {
-      const { hints, degrees } = scene(runs.main, state, runs);
-      return { hints, degrees };
+      const { hints, degrees, answers } = scene(runs.main, state, runs);
+      return { hints, degrees, answers };
     },
     /** Return the square of the main board under a point of the page, or -1. */
     squareAt: (x, y) => board.squareAt(x, y),

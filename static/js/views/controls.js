@@ -97,6 +97,7 @@ export function createControlsView(els, limits) {
     body.lesson = String(state.view.lesson);
     body.presenter = String(state.klass.presenter && state.klass.role === "instructor");
     body.chooseStart = String(c.chooseStart.enabled);
+    body.answering = String(c.answer.enabled);
   }
 
   return { render };

@@ -5,6 +5,7 @@ import { callStack, deadEnd } from "../lesson.js";
 import { undo } from "../model.js";
 import { t } from "../i18n.js";
 import { squareName } from "../notation.js";
+import { predictable } from "../predict.js";
 import { raceOrder } from "../settings.js";
 
 const memo = new WeakMap(); // lane -> {key, stack}
@@ -71,4 +72,29 @@ export function lastTrace(lane) {
   const trace = linesRun(before, lane.moves(), lane.run, previous, last);
   traces.set(lane, { key, model: m, trace });
   return trace;
+}
+
+/**
+ * Tell whether the moves still to try are kept from the view: they would answer the question
+ * open (the class's), or the next one (in predict mode).
+ */
+export function asking(state) {
+  return Boolean((state.predict.on && predictable(state)) || state.poll.open);
+}
+
+/**
+ * Return the answers to show on the lane's board: the class's to the question just revealed,
+ * while the board shows its position or the move after; else the user's own, just judged.
+ */
+export function answersOf(lane, state) {
+  const at = lane.model.events, run = lane.run?.run;
+  const result = state.poll.result;
+  if (result && result.run === run && (at === result.at || at === result.at + 1)) {
+    return { heat: result.counts, right: result.answer, chosen: result.mine ?? null };
+  }
+  const judged = state.predict.feedback;
+  if (judged && state.predict.on && judged.run === run && at === judged.at + 1) {
+    return { heat: null, right: judged.real, chosen: judged.chose };
+  }
+  return null;
 }

@@ -4,7 +4,7 @@ import { CODE, eventLine } from "../code.js";
 import { t } from "../i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "./chart.js";
-import { deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "./facts.js";
+import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "./facts.js";
 
 const SHOWN_LEVELS = 8;
 const SQUARE_PARAMS = ["square", "move", "start"]; // a trace's params that are squares, to be named
@@ -45,11 +45,12 @@ export function createLessonView(els) {
   function renderStack(state, runs, lane) {
     const stack = stackOf(lane, state, runs);
     const shown = stack.slice(-SHOWN_LEVELS).reverse();
-    const rows = shown.map((level) => {
+    const secret = asking(state); // the knight's moves still to try would answer the question
+    const rows = shown.map((level, i) => {
       const li = document.createElement("li");
       li.value = level.visit;
       const square = nameOf(lane, level.square);
-      li.textContent = level.toTry.length
+      li.textContent = secret && i === 0 ? t("stack.levelAsked", { visit: level.visit, square }) : level.toTry.length
         ? t("stack.level", { visit: level.visit, square, rest: level.toTry.map((s) => nameOf(lane, s)).join(t("list.comma")) })
         : t("stack.levelDone", { visit: level.visit, square });
       return li;

@@ -33,10 +33,13 @@ function statusText(state, runs) {
     if (klass.waiting) return t("status.classWaitingBack", { code: klass.code });
     if (klass.reviewing) return t("status.classReviewing", { at: runs.main.model.events });
     if (!runs.main.run) return t("status.classWaiting", { code: klass.code });
+    if (state.poll.open) return t("status.pollStudent");
     const id = CLASS_STATES[klass.control];
     if (id && run.status !== "finished") return t(id, { code: klass.code });
   }
   if (run.note) return t(run.note.id, run.note.params);
+  if (state.poll.open) return t("status.pollLeader");
+  if (state.predict.asking) return t("status.predict");
   const main = runs.main;
   if (run.lost) return t("status.resumable", { at: main.timeline.head });
   switch (run.status) {

@@ -1,0 +1,536 @@
+"""Benchmark class questions (polls) with 1,000 followers on one server process, with real clients.
+
+The goal (the issue's): posing and revealing a question reach every follower within the class's
+usual delay, and 1,000 answers collected in 5 s do not slow the class's stream.
+
+One production server (`python -m server`: gunicorn, one gevent worker) serves two classes at
+once, each run the naive 8x8 search at a pace a class can follow (--speed, 30 events/s):
+class A with --followers (1,000) and class B with --others (100), half of each browser-like
+(their upgrade request offers permessage-deflate as Chromium does) and half plain, as in
+bench/classroom.py, whose load processes, waves of connections and checks this reuses.
+
+Phases, in one run:
+  quiet      both classes play, no question: the stream's delay, the peer of what follows.
+  pose       A's instructor sends poll_open (A's run pauses): poll_opened's arrival at every
+             follower of A, from the moment the instructor sent it.
+  answering  every follower of A answers within --answer-seconds, spread evenly: each
+             answer's ack latency; the instructor's poll_count messages (the server sends at
+             most 5 a second, the last count always); and, A being paused, class B's stream,
+             which plays on meanwhile, against its own quiet figures.
+  reveal     A's instructor sends poll_reveal: poll_revealed's arrival at every follower, and
+             the arrival of the move it releases (the batch holding the event asked about).
+  after      A resumes; both classes play again.
+
+Delays of the stream are fan-out, as in bench/classroom.py: a follower's arrival time of a
+batch less its instructor's (the instructor's copy is emitted just before the room's). The
+answers are checked against the search: the question's answer is the search's next event, and
+the revealed counts are the ones sent. Timings are printed beside their goals, never asserted;
+the exit status is 1 only if something is functionally wrong (a refusal, a message missed,
+reordered or wrong, a count off, an extension accepted, an error in the server's log).
+"""
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+import traceback
+from importlib import metadata
+
+from classroom import GOAL_P95_MS, GOAL_SKIP_EXTRA_MS, LOG_PROBLEM, Scenario, browsers, check_offers, verdict
+from common import ROOT  # also puts the project on the import path
+from load import Expected, Load
+from processes import Sampler, ServerProcess, watchdog
+from stats import delivered, fan_out, lags, spread
+
+from server.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
+from server.poll_events import COUNT_EVERY
+from tests.support.replay import followed
+
+BOARD = {"rows": 8, "cols": 8, "order": "naive"}
+STARTS = {"A": 0, "B": 7}  # each class's start square
+INSTRUCTORS = {"A": "instructor", "B": "instructor_b"}
+POLL_EVENTS = ("poll_opened", "poll_revealed", "poll_closed")
+FOLLOWERS_PER_PROC = 500
+RIGHT_SHARE = 0.6  # followers who answer the search's next move; the others pick another square
+QUICK = {"followers": 100, "others": 20, "quiet_seconds": 3, "answer_seconds": 2, "after_seconds": 2}
+
+
+def ms(seconds):
+    return 1000 * seconds
+
+
+class Polls:
+    """One server, two classes, a question posed to the larger one, and the figures of the run."""
+
+    # The classroom's own helpers: acks checked, connections in waves, extensions reported.
+    check_acks = Scenario.check_acks
+    waves = Scenario.waves
+    extensions_line = Scenario.extensions_line
+
+    def __init__(self, args):
+        self.args = args
+        self.kind = "production"
+        self.problems, self.notes = [], []
+        self.windows = {}  # phase -> (start, end)
+        self.server = None
+        self.log = ""
+        self.runs = {}  # class -> run id
+        self.expected = Expected()
+
+    def run(self):
+        """Start the server and the load processes, drive the phases, collect what arrived."""
+        args = self.args
+        self.server = server = ServerProcess("production", None, args.max_per_address)
+        loads = []
+        try:
+            server.wait_ready()
+            main = Load("main", server.url, False)
+            loads.append(main)
+            self.names = {
+                "A": [f"f{i}" for i in range(args.followers)],
+                "B": [f"f{i}" for i in range(args.followers, args.followers + args.others)],
+            }
+            per = math.ceil(args.followers / args.follower_procs)
+            groups = [self.names["A"][i : i + per] for i in range(0, args.followers, per)]
+            # Class B's followers have a process of their own: its loop sends none of the answers.
+            self.groups = [
+                *((f"followers{i + 1}", g) for i, g in enumerate(groups)),
+                ("others", self.names["B"]),
+            ]
+            self.loads = {name: Load(name, server.url, False) for name, _ in self.groups}
+            loads.extend(self.loads.values())
+            self.sampler = Sampler(server, loads)
+            try:
+                self.drive(main)
+            finally:
+                self.sampler.stop()
+                self.seen = {}
+                for name, group in self.groups:
+                    self.seen.update(self.loads[name]("seen", names=group, events=POLL_EVENTS, timeout=300))
+                self.counts = main("seen", names=[INSTRUCTORS["A"]], events=("poll_count",))[INSTRUCTORS["A"]]
+                self.collected = {load.name: load("collect", timeout=300) for load in loads}
+                for load in loads:
+                    load.send("close")
+                for load in loads:
+                    try:
+                        load.result(60)
+                    except RuntimeError as exc:
+                        self.notes.append(str(exc).splitlines()[0])
+        finally:
+            for load in loads:
+                load.close()
+            server.close()
+            self.log = server.log_text()
+            server.log.close()
+
+    def phase(self, name, seconds):
+        """Let the classes play for a while, noting the window."""
+        start = time.monotonic()
+        time.sleep(seconds)
+        self.windows[name] = (start, time.monotonic())
+
+    def instructor(self, main, klass, event, data=None):
+        """Have a class's instructor send event now; return its timed ack, its refusal noted."""
+        name = INSTRUCTORS[klass]
+        timed = main("call_at", at={name: time.monotonic()}, event=event, each={name: data})[name]
+        self.check_acks(f"{event} ({klass})", {name: timed["ack"]})
+        return timed
+
+    def drive(self, main):
+        """Connect everyone, open both classes, then run the phases: quiet, pose, answering, reveal, after."""
+        args = self.args
+        began = time.monotonic()
+        wanted = [(main, list(INSTRUCTORS.values())), *((self.loads[n], g) for n, g in self.groups)]
+        results, waves = {}, self.waves(wanted)
+        for number, wave in enumerate(waves):
+            time.sleep(max(0.0, began + number - time.monotonic()))  # a wave a second
+            for load, names in wave.items():
+                load.send("connect", names=names, browser=browsers(names))
+            for load in wave:
+                results.update(load.result(600))
+        self.connected = (len(results), time.monotonic() - began, len(waves))
+        self.check_acks("connect", results)
+
+        for klass, instructor in INSTRUCTORS.items():
+            opened = self.check_acks("class_open", main("call", names=[instructor], event="class_open"))
+            code = opened[instructor].get("code")
+            members = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names[klass]]
+            for load, names in members:
+                load.send("call", names=names, event="class_join", data={"code": code})
+            for load, _ in members:
+                self.check_acks(f"class_join ({klass})", load.result(300))
+        for klass, instructor in INSTRUCTORS.items():
+            run = {**BOARD, "start": STARTS[klass], "speed": args.speed}
+            started = self.check_acks("start", main("call", names=[instructor], event="start", data=run))
+            self.runs[klass] = started[instructor].get("run")
+        time.sleep(args.settle)
+        self.phase("quiet", args.quiet_seconds)
+
+        # The question: A's run pauses, its room is told the question.
+        self.posed = self.instructor(main, "A", "poll_open", {})
+        question = self.posed["ack"].get("poll") or {}
+        self.question = question
+        answers = self.answers(question)
+
+        # Every follower of A answers once, in an order shuffled so that each load process
+        # sends its share all through the window.
+        start = self.posed["sent"] + args.lead
+        order = list(self.names["A"])
+        random.Random(12).shuffle(order)
+        at = {name: start + args.answer_seconds * slot / len(order) for slot, name in enumerate(order)}
+        sending = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names["A"]]
+        for load, names in sending:
+            load.send(
+                "call_at",
+                at={name: at[name] for name in names},
+                event="poll_answer",
+                each={name: {"id": question.get("id"), "square": answers[name]} for name in names},
+            )
+        self.answered = {}
+        for load, _ in sending:
+            self.answered.update(load.result(args.answer_seconds + 120))
+        self.windows["answering"] = (start, start + args.answer_seconds)
+        self.check_acks("poll_answer", {name: timed["ack"] for name, timed in self.answered.items()})
+        # The last count follows the last answer within a throttle's interval.
+        time.sleep(max(0.0, start + args.answer_seconds + 3 * COUNT_EVERY - time.monotonic()))
+
+        self.revealed = self.instructor(main, "A", "poll_reveal", {"id": question.get("id")})
+        time.sleep(args.lead)
+        self.instructor(main, "A", "resume")
+        time.sleep(args.settle)
+        self.phase("after", args.after_seconds)
+        for instructor in INSTRUCTORS.values():
+            self.check_acks("pause", main("call", names=[instructor], event="pause"))
+        time.sleep(args.drain)
+
+    def answers(self, question):
+        """Return each follower's answer: the search's next move for most, another square for the rest."""
+        self.truth = self.next_move(question)
+        right = self.truth["answer"] if self.truth else 0
+        squares = BOARD["rows"] * BOARD["cols"]
+        chosen = {}
+        for i, name in enumerate(self.names["A"]):
+            wrong = (right + 1 + i % 7) % squares  # never the right square
+            chosen[name] = right if (i % 100) < 100 * RIGHT_SHARE else wrong
+        self.sent_counts = {}
+        for square in chosen.values():
+            self.sent_counts[square] = self.sent_counts.get(square, 0) + 1
+        return chosen
+
+    def next_move(self, question):
+        """Return the question's square, answer and kind as the search makes them (None: no question)."""
+        if not isinstance(question.get("at"), int):
+            self.problems.append(f"poll_open gave no question: {self.posed['ack']}")
+            return None
+        at = question["at"]
+        codes = self.expected.prefix(BOARD["rows"], BOARD["cols"], STARTS["A"], BOARD["order"], at + 1)
+        _, path = followed([("events", {"first": 0, "events": codes[:at]})])
+        code = codes[at]
+        if code == "found" or (code < 0 and len(path) < 2):
+            self.problems.append(f"the question was posed where the search allows none: event {at} is {code}")
+            return None
+        # A visit's answer is its square; a backtrack's, the square the knight backs up to.
+        truth = {"square": path[-1] if path else None, "answer": code, "kind": "visit"}
+        if code < 0:
+            truth.update(answer=path[-2], kind="back")
+        return truth
+
+    def peers(self):
+        """Return every client's summary, by name."""
+        return {peer["name"]: peer for result in self.collected.values() for peer in result["peers"]}
+
+    def check(self, everyone):
+        """Note everything functionally wrong: in the clients' runs, the poll's messages and the log."""
+        for peer in everyone.values():
+            for problem in peer["problems"][:3]:
+                self.problems.append(f"{peer['name']}: {problem}")
+        for klass, instructor in INSTRUCTORS.items():
+            expected = everyone[instructor]["events"]
+            short = [n for n in self.names[klass] if everyone[n]["events"] != expected]
+            if short:
+                self.problems.append(
+                    f"{len(short)} followers of {klass} hold another number of events than the "
+                    f"instructor's {expected} (e.g. {short[:5]})"
+                )
+        question, result = self.question, self.revealed["ack"].get("result") or {}
+        if self.truth:
+            for key in ("square", "answer", "kind"):
+                got = (question if key == "square" else result).get(key)
+                if got != self.truth[key]:
+                    self.problems.append(f"the question's {key} is {got}, the search's {self.truth[key]}")
+        counts = [[square, n] for square, n in sorted(self.sent_counts.items())]
+        right = self.sent_counts.get(self.truth["answer"], 0) if self.truth else None
+        if result.get("counts") != counts or result.get("answered") != len(self.names["A"]):
+            self.problems.append(
+                f"revealed {result.get('answered')} answers counted {result.get('counts')}; sent {counts}"
+            )
+        if result.get("right") != right:
+            self.problems.append(f"revealed {result.get('right')} right answers, {right} were sent")
+        for name in self.names["A"]:
+            events = [(event, payload) for _, event, payload in self.seen[name]]
+            wanted = [("poll_opened", question), ("poll_revealed", result)]
+            if events != wanted:
+                self.problems.append(
+                    f"{name} got {[e for e, _ in events]} of the poll, not both messages as sent"
+                )
+                break
+        if any(self.seen[name] for name in self.names["B"]):
+            self.problems.append("a follower of class B got class A's poll messages")
+        if not self.counts or self.counts[-1][2].get("answered") != len(self.names["A"]):
+            last = self.counts[-1][2] if self.counts else None
+            self.problems.append(
+                f"the instructor's last poll_count is {last}, not {len(self.names['A'])} answered"
+            )
+        self.log_problems = [line for line in self.log.splitlines() if LOG_PROBLEM.search(line)]
+
+    def stream(self, everyone, klass, window):
+        """Return the stream's fan-out spread, events/s per follower, pace and server CPU% in a window."""
+        followers = [everyone[name] for name in self.names[klass]]
+        instructor, run = everyone[INSTRUCTORS[klass]], self.runs[klass]
+        values, unmatched = fan_out(followers, instructor, window, run)
+        if unmatched:
+            self.problems.append(f"{unmatched} batches of class {klass} that its instructor never received")
+        events, _ = delivered(followers, window)
+        span = window[1] - window[0]
+        _, _, pace = lags(followers, window, self.args.speed, run)
+        return {**spread(values), "rate": events / span / len(followers), "pace": pace}
+
+    def report(self):
+        """Check what the clients received and return the figures as text."""
+        args, everyone = self.args, self.peers()
+        self.check(everyone)
+        out = []
+        say = out.append
+        count, wall, waves = self.connected
+        say(f"connect: {count} clients in {wall:.1f} s, in {waves} wave(s) a second apart")
+        say(self.extensions_line(everyone))
+
+        # The classes' streams, window by window.
+        say(
+            "\nstream delay (fan-out: follower's arrival less its instructor's, per batch), ms; "
+            "events/s reaching each follower; pace: events received over events due"
+        )
+        say(
+            f"{'window':<10} {'secs':>5} {'server CPU%':>11}  {'class':<11} {'p50':>6} {'p95':>6} "
+            f"{'p99':>6} {'max':>6} {'batches':>8} {'ev/s each':>9} {'pace':>6}"
+        )
+        self.figures = {}
+        for window_name, window in self.windows.items():
+            figures = self.sampler.window(*window)
+            cpu = f"{figures['server_user'] + figures['server_sys']:.0f}" if figures else "-"
+            for klass in INSTRUCTORS:
+                if klass == "A" and window_name == "answering":
+                    say(f"{window_name:<29} A x{len(self.names['A']):<8} (paused: a question is open)")
+                    continue
+                s = self.figures[(klass, window_name)] = self.stream(everyone, klass, window)
+                say(
+                    f"{window_name:<10} {window[1] - window[0]:>5.1f} {cpu:>11}  "
+                    f"{klass} x{len(self.names[klass]):<8} {s['p50']:>6.1f} {s['p95']:>6.1f} "
+                    f"{s['p99']:>6.1f} {s['max']:>6.1f} {s['n']:>8} {s['rate']:>9.1f} {s['pace']:>5.1f}%"
+                )
+                cpu = ""
+
+        # The question's messages.
+        pose_sent, reveal_sent = self.posed["sent"], self.revealed["sent"]
+        opened = [
+            stamp - pose_sent for n in self.names["A"] for stamp, e, _ in self.seen[n] if e == "poll_opened"
+        ]
+        shown = [
+            stamp - reveal_sent
+            for n in self.names["A"]
+            for stamp, e, _ in self.seen[n]
+            if e == "poll_revealed"
+        ]
+        at, run = self.question.get("at"), self.runs["A"]
+        moved = []
+        for name in self.names["A"]:
+            peer = everyone[name]
+            arrivals = [
+                stamp
+                for stamp, first, batch_run in zip(peer["stamps"], peer["firsts"], peer["runs"], strict=True)
+                if batch_run == run and first == at
+            ]
+            if arrivals:
+                moved.append(arrivals[0] - reveal_sent)
+        if len(moved) != len(self.names["A"]):
+            self.problems.append(
+                f"the move asked about reached {len(moved)} of {len(self.names['A'])} followers"
+            )
+        acks = [t["acked"] - t["sent"] for t in self.answered.values() if t["acked"] is not None]
+        n = len(self.names["A"])
+        say(f"\nthe question (class A, {n:,} followers); ms from the instructor's or the student's send")
+        say(f"{'step':<42} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} {'arrived':>8}")
+        self.poll = {}
+        rows = (
+            (
+                "pose",
+                f"poll_opened at every follower (ack {ms(self.posed['acked'] - pose_sent):.0f})",
+                opened,
+            ),
+            ("answer", f"answer acks, {n:,} in {args.answer_seconds:g} s", acks),
+            (
+                "reveal",
+                f"poll_revealed at every follower (ack {ms(self.revealed['acked'] - reveal_sent):.0f})",
+                shown,
+            ),
+            ("move", "the move revealed, at every follower", moved),
+        )
+        for key, label, values in rows:
+            s = self.poll[key] = spread(values)
+            figures = " ".join(f"{s[key]:>7.1f}" for key in ("p50", "p95", "p99", "max"))
+            say(f"{label:<42} {figures} {s['n']:>8,}")
+
+        stamps = [stamp for stamp, _, _ in self.counts]
+        gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+        last_ack = max(
+            (t["acked"] for t in self.answered.values() if t["acked"] is not None), default=math.nan
+        )
+        last = self.counts[-1] if self.counts else (math.nan, None, {})
+        self.throttle = {
+            "messages": len(self.counts),
+            "last": last[2].get("answered"),
+            "min_gap": ms(min(gaps)) if gaps else math.nan,
+            "late": ms(last[0] - last_ack),
+        }
+        t = self.throttle
+        say(
+            f"poll_count to the instructor: {t['messages']} messages, the last {t['last']} answered, "
+            f"{t['late']:.0f} ms after the last answer's ack; shortest gap {t['min_gap']:.0f} ms "
+            f"(the server's COUNT_EVERY: {ms(COUNT_EVERY):.0f})"
+        )
+        result = self.revealed["ack"].get("result") or {}
+        say(
+            f"revealed: {result.get('answered')} answered, {result.get('right')} right "
+            f"({result.get('kind')} to {result.get('answer')} from {self.question.get('square')}, "
+            f"after event {at})"
+        )
+        say(self.verdicts())
+        return "\n".join(out)
+
+    def verdicts(self):
+        """Return the goals' lines, each met or not, with the ratios against the quiet window."""
+        f, p, lines = self.figures, self.poll, ["\ngoals (against the quiet window of the same run):"]
+        usual = f[("A", "quiet")]
+        for key, what in (("pose", "poll_opened"), ("reveal", "poll_revealed"), ("move", "the move")):
+            lines.append(
+                f"  {what} p95 {p[key]['p95']:.1f} ms, max {p[key]['max']:.1f} ms: "
+                f"x{p[key]['p95'] / usual['p95']:.2f} "
+                f"the class's stream p95 ({usual['p95']:.1f} ms), within its goal ({GOAL_P95_MS} ms): "
+                f"{verdict(p[key]['p95'] < GOAL_P95_MS)}"
+            )
+        quiet, busy = f[("B", "quiet")], f[("B", "answering")]
+        extra = busy["p95"] - quiet["p95"]
+        lines.append(
+            f"  class B's stream while A's answers come in: p50/p95/p99 {busy['p50']:.1f}/{busy['p95']:.1f}/"
+            f"{busy['p99']:.1f} ms against {quiet['p50']:.1f}/{quiet['p95']:.1f}/{quiet['p99']:.1f} quiet "
+            f"(p95 x{busy['p95'] / quiet['p95']:.2f}, {extra:+.1f} ms); {busy['rate']:.1f} against "
+            f"{quiet['rate']:.1f} events/s each; grows by under {GOAL_SKIP_EXTRA_MS} ms at p95: "
+            f"{verdict(extra < GOAL_SKIP_EXTRA_MS)}"
+        )
+        lines.append(
+            f"  answer acks p50/p95 {p['answer']['p50']:.1f}/{p['answer']['p95']:.1f} ms; the instructor's "
+            f"count ends at {self.throttle['last']} in {self.throttle['messages']} messages"
+        )
+        return "\n".join(lines)
+
+
+def parse(argv):
+    """Parse the command line; --quick sets smaller defaults that other options still override."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run: " + ", ".join(f"{key}={value}" for key, value in QUICK.items()),
+    )
+    parser.add_argument(
+        "--followers", type=int, default=1000, help="class A's, who answer; half browser-like"
+    )
+    parser.add_argument("--others", type=int, default=100, help="class B's, whose stream plays on")
+    parser.add_argument(
+        "--follower-procs",
+        type=int,
+        help=f"load processes for class A's followers (default one per {FOLLOWERS_PER_PROC})",
+    )
+    parser.add_argument("--speed", type=float, default=30, help="events/s of both classes' runs")
+    parser.add_argument("--quiet-seconds", type=float, default=8)
+    parser.add_argument(
+        "--answer-seconds", type=float, default=5, help="the window the answers are spread over"
+    )
+    parser.add_argument("--after-seconds", type=float, default=4)
+    parser.add_argument(
+        "--lead", type=float, default=1, help="seconds from posing to the first answer, and from revealing on"
+    )
+    parser.add_argument("--settle", type=float, default=1.5)
+    parser.add_argument("--drain", type=float, default=1)
+    parser.add_argument("--max-per-address", type=int, default=5000)
+    parser.add_argument("--connect-burst", type=int, default=int(0.9 * HANDSHAKE_BURST))
+    parser.add_argument("--connect-rate", type=int, default=int(0.9 * HANDSHAKE_RATE))
+    if parser.parse_known_args(argv)[0].quick:
+        parser.set_defaults(**QUICK)
+    args = parser.parse_args(argv)
+    if min(args.followers, args.others) < 1:
+        parser.error("need at least one follower in each class")
+    if args.follower_procs is None:
+        args.follower_procs = math.ceil(args.followers / FOLLOWERS_PER_PROC)
+    args.baseline = 0  # the classroom's waves leave room for its baseline clients: there are none here
+    return args
+
+
+def main(argv=None):
+    """Run the scenario, print its figures and checks; return the exit status."""
+    args = parse(argv)
+    print(
+        f"Class questions: class A ({args.followers:,} followers, half browser-like) is asked its run's "
+        f"next move and answers within {args.answer_seconds:g} s, while class B ({args.others} followers) "
+        f"plays on; both runs {BOARD['rows']}x{BOARD['cols']} {BOARD['order']} at {args.speed:g} events/s."
+    )
+    print(
+        f"Machine: {os.cpu_count()} cores shared by the server and the load processes; "
+        f"Python {sys.version.split()[0]}, python-socketio {metadata.version('python-socketio')}, "
+        f"gunicorn {metadata.version('gunicorn')}, gevent {metadata.version('gevent')}"
+    )
+    wire, problems = check_offers()
+    print(wire, flush=True)
+    bench = Polls(args)
+    timer = watchdog(600 + 0.3 * args.followers, lambda: bench.server and bench.server.close())
+    try:
+        bench.run()
+        text = bench.report()
+    except Exception:  # noqa: BLE001 - a run that could not finish is a failure
+        print(f"\ncould not run:\n{traceback.format_exc()}", flush=True)
+        print(bench.log[-3000:])
+        return 1
+    finally:
+        timer.cancel()
+    command = " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c for c in bench.server.command)
+    print(f"\n=== production ({command})")
+    print(text)
+    if bench.log_problems:
+        print(f"server log: {len(bench.log_problems)} lines of warnings/errors, e.g.:")
+        for line in list(dict.fromkeys(bench.log_problems))[:8]:
+            print(f"  {line[:200]}")
+    else:
+        print("server log: no errors or warnings")
+    for note in bench.notes:
+        print(f"note: {note}")
+    problems += bench.problems
+    if problems:
+        print(f"FUNCTIONAL PROBLEMS ({len(problems)}):")
+        for problem in problems[:30]:
+            print(f"  {problem}")
+    else:
+        print(
+            "functional checks: every follower got both runs' batches in order, equal to the "
+            "instructor's and the search's; each of class A got poll_opened and poll_revealed once, "
+            "as sent, and the move; the question and its result match the search and the answers "
+            "sent; no refusals, no drops, no extension accepted"
+        )
+    return 1 if problems or bench.log_problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""Socket.IO handlers of class polls: the instructor asks for the run's next move, students answer."""
+
+import logging
+import math
+import threading
+import time
+
+from flask import request
+
+from . import socketio
+from .class_events import classes, directory
+from .directory import Unavailable
+from .player import Player
+from .polls import ALREADY_OPEN, ENDED, board_squares, check_id, check_series, check_square, prediction
+from .relay import Relay
+from .replies import answered
+
+COUNT_EVERY = 0.2  # seconds between two counts sent to the instructor: 5 a second at most
+NOT_LEADING = "you do not lead a class"
+NOT_FOLLOWING = "you are not following a class"
+NO_RUN = "there is no run to ask about: start one first"
+QUESTION_OPEN = "a question is open: reveal or cancel it first"
+# How a run that was going goes on when its question is refused after it was paused.
+GOING = {"playing": Player.resume, "skipping": Player.skip}
+
+log = logging.getLogger(__name__)
+
+
+class Throttle:
+    """Call send() soon after each poke, at most once every `every` seconds, the last poke never lost.
+
+    The calls come from a task of start_task's, which sleep() paces and which ends once a
+    quiet spell of `every` seconds has passed.
+    """
+
+    def __init__(self, send, every, start_task, sleep, clock=time.monotonic):
+        self._send, self._every = send, every
+        self._start_task, self._sleep, self._clock = start_task, sleep, clock
+        self._lock = threading.Lock()
+        self._due = False  # poked since the last send
+        self._running = False
+        self._sent_at = -math.inf
+
+    def poke(self):
+        """Ask for a send: now if the last was long enough ago, else as soon as it may."""
+        with self._lock:
+            self._due = True
+            if self._running:
+                return
+            self._running = True
+        self._start_task(self._run)
+
+    def _run(self):
+        while True:
+            with self._lock:
+                wait = self._sent_at + self._every - self._clock()
+                if wait <= 0:
+                    if not self._due:
+                        self._running = False
+                        return
+                    self._due, self._sent_at = False, self._clock()
+            if wait > 0:
+                self._sleep(wait)
+                continue
+            try:
+                self._send()
+            except Exception:  # this count only: the next poke must still be served
+                log.exception("cannot send the count of answers")
+
+
+def check_unasked(sid):
+    """Raise ValueError if sid leads a class with an open question: the run waits for its answer."""
+    klass = classes().led_by(sid)
+    if klass is not None and klass.polls.open is not None:
+        raise ValueError(QUESTION_OPEN)
+
+
+def _led():
+    klass = classes().led_by(request.sid)
+    if klass is None:
+        raise ValueError(NOT_LEADING)
+    return klass
+
+
+def _id(data):
+    return check_id(data.get("id") if isinstance(data, dict) else None)
+
+
+def _tell_room(klass, player):
+    """Tell the room how the class's run goes now (and where it is, if it was summarised)."""
+    Relay(klass, klass.main.started["run"]).control(player)
+
+
+def _asked_about(klass):
+    """Return the class's run, which a question can be asked about, or raise ValueError."""
+    if klass.polls.open is not None:
+        raise ValueError(ALREADY_OPEN)
+    player = klass.main.player
+    if player is None:
+        raise ValueError(ENDED if klass.main.result is not None else NO_RUN)
+    if player.done:  # its budget has run out: no more moves come
+        raise ValueError(ENDED)
+    return player
+
+
+@socketio.on("poll_open")
+@answered
+def on_poll_open(data=None):
+    """The instructor's page asks the class for the run's next move: the run pauses until it is told."""
+    klass = _led()
+    series = check_series(data)
+    with klass.lock:
+        player = _asked_about(klass)
+        was = player.state()
+    # Paused before looking ahead, so that the move asked about is the next one the room sees.
+    player.pause()
+    _tell_room(klass, player)
+    refused = None
+    with klass.lock:
+        # Asked again: the run may have ended meanwhile (a batch on its way spent its budget).
+        if _asked_about(klass) is not player:
+            raise ValueError(NO_RUN)
+        ahead = player.upcoming()
+        try:
+            move = prediction(ahead)
+        except ValueError as exc:
+            refused = exc
+        else:
+            started = klass.main.started
+            poll = klass.polls.pose(started["run"], ahead["events"], move, board_squares(started), series)
+            socketio.emit("poll_opened", poll.question(), to=klass.room)
+    if refused is not None:
+        # A refused question changes nothing: the run goes on as it went.
+        if was in GOING:
+            GOING[was](player)
+            _tell_room(klass, player)
+        raise refused
+    return {"poll": poll.question()}
+
+
+@socketio.on("poll_answer")
+@answered
+def on_poll_answer(data=None):
+    """A student's page answers the open question with the square it thinks the knight goes to."""
+    if not isinstance(data, dict) or "id" not in data or "square" not in data:
+        raise ValueError("'poll_answer' needs an object with id and square")
+    number, square = check_id(data["id"]), check_square(data["square"])
+    registry = classes()
+    klass = registry.followed_by(request.sid)
+    if klass is None:
+        raise ValueError(NOT_FOLLOWING)
+    voter = registry.voter_of(request.sid)
+    with klass.lock:
+        klass.polls.answer(voter, number, square)
+    if klass.remote:
+        # Checked here, counted by the class's owner.
+        try:
+            directory().vote(klass.code, voter, number, square)
+        except Unavailable:
+            with klass.lock:
+                klass.polls.withdraw(voter, number)  # so that the student may try again
+            raise
+    else:
+        _count(klass)
+    return {"id": number, "square": square}
+
+
+def count_remote(registry, code, voter, number, square):
+    """Count an answer a student gave through another process: once a voter, as any answer."""
+    klass = registry.owned(code)
+    if klass is None or not isinstance(voter, str):
+        return
+    with klass.lock:
+        try:
+            klass.polls.answer(voter, number, square)
+        except ValueError:
+            return  # a second answer, or one that came too late: not counted
+    _count(klass)
+
+
+def _count(klass):
+    """Let the instructor know how many have answered, soon."""
+    with klass.lock:
+        if klass.tally is None:
+            klass.tally = Throttle(
+                lambda: _send_count(klass), COUNT_EVERY, socketio.start_background_task, socketio.sleep
+            )
+    klass.tally.poke()
+
+
+def _send_count(klass):
+    with klass.lock:
+        poll, sid = klass.polls.open, klass.instructor
+        if poll is not None and sid is not None:
+            payload = {"id": poll.id, "answered": len(poll.answers)}
+            socketio.emit("poll_count", payload, to=sid, ignore_queue=True)  # connected here
+
+
+@socketio.on("poll_reveal")
+@answered
+def on_poll_reveal(data=None):
+    """The instructor's page closes the question: the room gets the result, then the move itself."""
+    klass = _led()
+    number = _id(data)
+    with klass.lock:
+        result = klass.polls.reveal(number)
+        socketio.emit("poll_revealed", result, to=klass.room)
+        player = klass.main.player
+    if player is not None:
+        # The move plays as a step does: to the instructor's page, and through the relay to the room.
+        player.step()
+        _tell_room(klass, player)
+    return {"result": result}
+
+
+@socketio.on("poll_cancel")
+@answered
+def on_poll_cancel(data=None):
+    """The instructor's page drops the open question; the run stays where it is."""
+    klass = _led()
+    number = _id(data)
+    with klass.lock:
+        klass.polls.cancel(number)
+        socketio.emit("poll_closed", {"id": number}, to=klass.room)
+    return {"id": number}

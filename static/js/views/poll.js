@@ -1,0 +1,60 @@
+// The class's question box: the instructor's tools and count, a student's prompt and answer, and
+// after the reveal the share of the class who had it right, over a series too.
+import { controls } from "../controls.js";
+import { t } from "../i18n.js";
+import { accuracy, lastSeries, seriesGoesOn } from "../polls.js";
+import { nameOf } from "./facts.js";
+
+const percent = (share) => Math.round(share * 100);
+
+/** Return the poll view. */
+export function createPollView(els) {
+  function leaderText(poll) {
+    const { open, result, answered } = poll;
+    if (open) return t("poll.counting", { n: answered, index: open.index, of: open.of });
+    if (result) return t("poll.share", { n: result.answered, right: result.right, share: percent(accuracy([result]) ?? 0) });
+    return t("poll.idle");
+  }
+
+  function studentText(poll, lane) {
+    const { open, result, mine } = poll;
+    if (open) return mine === null ? t("poll.tap") : t("poll.waiting", { square: nameOf(lane, mine) });
+    if (!result) return "";
+    const params = { square: nameOf(lane, result.answer), share: percent(accuracy([result]) ?? 0) };
+    if (result.mine === null || result.mine === undefined) return t("poll.missed", params);
+    return t(result.mine === result.answer ? "poll.right" : "poll.wrong", { ...params, mine: nameOf(lane, result.mine) });
+  }
+
+  function summary(poll, leading) {
+    const series = lastSeries(poll.history);
+    const last = series.at(-1);
+    if (!last || last.of < 2) return "";
+    if (leading) return t("poll.seriesClass", { done: series.length, of: last.of, share: percent(accuracy(series) ?? 0) });
+    const right = series.filter((r) => r.mine === r.answer).length;
+    return t("poll.seriesMine", { done: series.length, of: last.of, right });
+  }
+
+  function render(state, runs) {
+    const { poll, klass } = state, c = controls(state, runs);
+    const leading = klass.role === "instructor", following = klass.role === "student";
+    els.poll.hidden = !(leading || (following && (poll.open || poll.result)));
+    if (els.poll.hidden) return;
+    els.pollLead.hidden = !leading;
+    const goesOn = seriesGoesOn(poll.history);
+    els.pollAsk.disabled = !c.ask.enabled;
+    els.pollSeries.disabled = !c.ask.enabled || goesOn;
+    const last = poll.history.at(-1);
+    els.pollAsk.textContent = goesOn ? t("poll.next", { index: last.index + 1, of: last.of }) : t("poll.ask");
+    els.pollReveal.hidden = els.pollCancel.hidden = !poll.open;
+    els.pollReveal.disabled = els.pollCancel.disabled = !c.reveal.enabled;
+    els.pollResults.disabled = !c.results.enabled;
+    const text = leading ? leaderText(poll) : studentText(poll, runs.main);
+    els.pollText.textContent = poll.note ? `${text} ${t(poll.note.id, poll.note.params)}` : text;
+    els.pollForm.hidden = !following || !poll.open;
+    els.pollSquare.disabled = els.pollAnswer.disabled = !c.answer.enabled;
+    els.poll.dataset.open = String(Boolean(poll.open));
+    els.pollSummary.textContent = summary(poll, leading);
+  }
+
+  return { render };
+}

@@ -1,0 +1,71 @@
+// Predict mode's box and settings: the question, the answer field, whether the answer was right
+// and why the search went where it did, and the score.
+import { controls } from "../controls.js";
+import { t } from "../i18n.js";
+import { predictable } from "../predict.js";
+import { nameOf } from "./facts.js";
+
+const WARNSDORFF = new Set(["warnsdorff", "warnsdorff-roth"]);
+
+/** Return, in words, why the search makes the move foresight f describes (see foresight.js). */
+export function explain(lane, f, run) {
+  const name = (square) => nameOf(lane, square);
+  const list = (items) => items.join(t("list.comma"));
+  const from = name(f.from), square = name(f.square);
+  if (f.kind === "back") {
+    if (f.deadEnd) {
+      const moves = list(f.candidates.map((m) => t("why.landsOn", { square: name(m.square), visit: m.blocked })));
+      return t("why.blocked", { from, moves, square });
+    }
+    return t("why.exhausted", { from, tried: list(f.tried.map(name)), square });
+  }
+  const parts = [];
+  if (f.tried.length) parts.push(t("why.tried", { from, tried: list(f.tried.map(name)) }));
+  const open = f.candidates.filter((m) => !m.blocked && !f.tried.includes(m.square));
+  if (WARNSDORFF.has(run.order)) {
+    const chosen = open.find((m) => m.square === f.square);
+    parts.push(t("why.counts", { from, counts: list(open.map((m) => t("why.count", { square: name(m.square), n: m.onward }))) }));
+    parts.push(f.tie.length > 1
+      ? t(run.order === "warnsdorff" ? "why.tie" : "why.tieRoth", { squares: list(f.tie.map(name)), n: chosen?.onward ?? 0, square })
+      : t("why.fewest", { square, n: chosen?.onward ?? 0 }));
+  } else {
+    // As the position was when asked: the move made since is on the path now.
+    const order = list(f.candidates.map(({ square: s, blocked }) => (blocked
+      ? t("why.onPathItem", { square: name(s) }) : t("why.numbered", { square: name(s), number: s }))));
+    parts.push(t(run.order === "random" ? "why.random" : "why.naive", { from, order, square, seed: run.seed ?? 0 }));
+  }
+  return parts.join(t("list.sentences"));
+}
+
+/** Return the predict view. */
+export function createPredictView(els) {
+  function render(state, runs) {
+    const p = state.predict, lane = runs.main, c = controls(state, runs);
+    const can = c.predict.enabled;
+    els.predictOn.checked = p.on;
+    for (const el of [els.predictOn, els.predictEvery, els.predictN]) el.disabled = !can;
+    els.predictEvery.value = p.every;
+    els.predictNField.hidden = p.every !== "n";
+    if (document.activeElement !== els.predictN) els.predictN.value = String(p.n);
+    els.predictNote.textContent = can ? "" : t(state.klass.role === "student" ? "predict.inClass" : "predict.boardOnly");
+
+    els.predictBox.hidden = !(p.on && can);
+    if (els.predictBox.hidden) return;
+    const asking = p.asking;
+    els.predictQuestion.textContent = asking
+      ? t(asking.foresight.from < 0 ? "predict.questionStart" : "predict.question", { from: nameOf(lane, asking.from) })
+      : lane.run ? t("predict.watching") : t("predict.start");
+    if (p.note) els.predictQuestion.textContent += ` ${t(p.note.id, p.note.params)}`;
+    for (const el of [els.predictSquare, els.predictAnswer]) el.disabled = !asking;
+    const f = p.feedback;
+    els.predictFeedback.textContent = f ? t(f.right ? "predict.right" : "predict.wrong", {
+      real: nameOf(lane, f.real), chose: nameOf(lane, f.chose), move: t(f.kind === "back" ? "predict.backsTo" : "predict.goesTo"),
+    }) : "";
+    els.predictFeedback.dataset.right = f ? String(f.right) : "";
+    els.predictWhy.textContent = f ? explain(lane, f.foresight, lane.run) : "";
+    const { asked, right, streak, best } = p.score;
+    els.predictScore.textContent = asked ? t("predict.score", { right, n: asked, streak, best }) : "";
+  }
+
+  return { render };
+}

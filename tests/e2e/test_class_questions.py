@@ -1,0 +1,117 @@
+"""Class questions in real browsers: an instructor asks, three students answer, the reveal shows."""
+
+import csv
+import io
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from server.class_events import classes
+from tests.support.page import artifact, click_square, press, rendered, square_name, step_events
+from tests.support.waiting import wait_for
+
+FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
+RIGHT_RING = (0x13, 0x7A, 0x32)  # theme.js rightAnswer
+
+
+@pytest.fixture
+def instructor(open_page, site):
+    """Open an instructor's page at projector size and start a class; end it after the test."""
+    page = open_page("/?rows=5&cols=5&start=a5&order=naive&speed=1", viewport={"width": 1920, "height": 1080})
+    page.get_by_role("button", name="Start a class").click()
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    yield page
+    if page.locator("#presenter-bar").is_visible():
+        page.get_by_role("button", name="Leave presenter view").click()
+    page.get_by_role("button", name="End class").click()
+    assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
+
+
+def next_square(site):
+    """Return the square the class's run moves to next, as the server's engine says."""
+    (klass,) = [k for k in classes(site.app).shared()[0]]
+    upcoming = klass.main.player.upcoming()
+    kind, vertex, _ = upcoming["next"]
+    return vertex if kind == "visit" else upcoming["path"][-2]
+
+
+def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instructor, open_page, site):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    students = [open_page(f"/?class={code}", until=FOLLOWING, viewport={"width": 390, "height": 844}) for _ in range(3)]
+    events = step_events(page, 3)
+    for student in students:
+        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    page.get_by_role("button", name="Presenter view").click()
+    page.get_by_role("button", name="Ask the class").click()
+    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 0 answers so far.")
+    right = next_square(site)
+    wrong = next(s for s in range(25) if s != right and not page.evaluate(f"() => knightsTour.model.numbers[{s}]"))
+    for student, square in zip(students, (right, right, wrong), strict=True):
+        expect(student.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+        # Nothing on a student's board gives the answer away.
+        assert student.evaluate("() => knightsTour.overlay().hints") == []
+        click_square(student, square // 5, square % 5)
+        expect(student.locator("#poll-text")).to_have_text(f"Your answer: {square_name(square, 5, 5)}. Waiting for the reveal…")
+    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 3 answers so far.")
+    # Controls wait for the question: the run stands where it was asked.
+    expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.locator("#poll-text")).to_have_text("67% had it right (2 of 3 answers).")
+    answers = page.evaluate("() => knightsTour.overlay().answers")
+    assert answers["heat"] == sorted([[right, 2], [wrong, 1]])
+    assert answers["right"] == right
+    # The move plays for everyone: one event, to the right square.
+    for each in (page, *students):
+        each.wait_for_function(f"() => knightsTour.model.events === {events + 1}")
+        assert each.evaluate("() => knightsTour.model.path.at(-1)") == right
+    name, mine = square_name(right, 5, 5), square_name(wrong, 5, 5)
+    for student in students[:2]:
+        expect(student.locator("#poll-text")).to_have_text(f"Right: the knight went to {name}. 67% of the class had it.")
+    expect(students[2].locator("#poll-text")).to_have_text(f"The knight went to {name}; you said {mine}. 67% of the class had it.")
+    page.wait_for_function(
+        "([r, g, b]) => { const c = document.getElementById('board'); const d = c.getContext('2d')"
+        ".getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4)"
+        " if (Math.abs(d[i] - r) < 12 && Math.abs(d[i + 1] - g) < 12 && Math.abs(d[i + 2] - b) < 12) n++; return n > 50; }",
+        arg=list(RIGHT_RING),
+    )
+    rendered(page)
+    page.screenshot(path=artifact("class_question_revealed.png"))
+    students[2].screenshot(path=artifact("class_question_student.png"))
+    # The results, as CSV: one row of anonymous tallies for the question.
+    page.get_by_role("button", name="Leave presenter view").click()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Results as CSV").click()
+    rows = list(csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    assert len(rows) == 1
+    assert rows[0]["answer"] == name and rows[0]["answered"] == "3" and rows[0]["right"] == "2"
+    assert sorted(rows[0]["answers"].split()) == sorted([f"{name}:2", f"{mine}:1"])
+
+
+def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(instructor, open_page, site):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    student = open_page(f"/?class={code}", until=FOLLOWING)
+    step_events(page, 2)
+    page.get_by_label("questions in a row").fill("2")
+    page.get_by_role("button", name="Ask the class").click()
+    expect(page.locator("#poll-text")).to_have_text("Question 1 of 2: 0 answers so far.")
+    late = open_page(f"/?class={code}", until=FOLLOWING)
+    expect(late.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+    right = next_square(site)
+    for each in (student, late):
+        click_square(each, right // 5, right % 5)
+    expect(page.locator("#poll-text")).to_have_text("Question 1 of 2: 2 answers so far.")
+    press(page.get_by_role("button", name="Reveal"))
+    expect(page.locator("#poll-summary")).to_have_text("Series: 1 of 2 questions, class accuracy 100%.")
+    page.get_by_role("button", name="Ask question 2 of 2").click()
+    expect(page.locator("#poll-text")).to_have_text("Question 2 of 2: 0 answers so far.")
+    right = next_square(site)
+    wrong = next(s for s in range(25) if s != right and not page.evaluate(f"() => knightsTour.model.numbers[{s}]"))
+    click_square(student, right // 5, right % 5)
+    click_square(late, wrong // 5, wrong % 5)
+    expect(page.locator("#poll-text")).to_have_text("Question 2 of 2: 2 answers so far.")
+    press(page.get_by_role("button", name="Reveal"))
+    expect(page.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, class accuracy 75%.")
+    expect(late.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, 1 right.")

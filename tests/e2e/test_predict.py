@@ -1,0 +1,117 @@
+"""Predict mode on one's own board: the search stops, the user answers, the real move is judged."""
+
+import re
+
+from playwright.sync_api import expect
+
+from server.engine import BACKTRACK, Search, knight_graph
+from tests.support.page import click_square, model, press, rendered, square_name, STEP
+
+ASKING = "() => knightsTour.store.predict.asking !== null"
+
+
+def engine_answers(rows, cols, start, order, count):
+    """Return, for each of the first count events of a search, the square the knight is on after
+    it: what a prediction of that event must name (a visit's square, or the square backed up to)."""
+    search = Search(knight_graph(rows, cols), start, order)
+    squares = []
+    for kind, vertex, _ in search:
+        squares.append(search.path[-1] if search.path else -1)
+        if len(squares) == count:
+            return squares, search
+    return squares, search
+
+
+def kinds(rows, cols, start, order, count):
+    """Return the kinds of the first count events of a search."""
+    search = Search(knight_graph(rows, cols), start, order)
+    found = []
+    for kind, _, _ in search:
+        found.append(kind)
+        if len(found) == count:
+            break
+    return found
+
+
+def asked_at(page):
+    """Wait for a question and return the event number it stands before."""
+    page.wait_for_function(ASKING)
+    return page.evaluate("() => knightsTour.store.predict.asking.at")
+
+
+def answer_by_click(page, square, rows, cols):
+    click_square(page, square // cols, square % cols)
+
+
+def test_each_move_is_asked_judged_against_the_engine_and_explained(open_page):
+    page = open_page("/?rows=5&cols=5&start=a5&order=naive&speed=1")
+    page.get_by_label("Ask me where the knight goes next").check()
+    answers, _ = engine_answers(5, 5, 0, "naive", 3)
+    press(page.get_by_role("button", **STEP))  # the first visit (the start) is no choice
+    page.wait_for_function("() => knightsTour.model.events === 1")
+    press(page.get_by_role("button", **STEP))
+    assert asked_at(page) == 1
+    expect(page.locator("#status")).to_have_text(re.compile("Your turn"))
+    # The move is held back until answered, and nothing on the page gives it away.
+    assert model(page, "events") == 1
+    assert page.evaluate("() => knightsTour.overlay().hints") == []
+    expect(page.locator("#stack li").first).to_contain_text("what next?")
+    answer_by_click(page, answers[1], 5, 5)
+    expect(page.locator("#predict-feedback")).to_have_text(f"Right: the knight goes to {square_name(answers[1], 5, 5)}.")
+    expect(page.locator("#predict-why")).to_contain_text("Naive tries the moves from a5 by square number")
+    expect(page.locator("#predict-why")).to_contain_text(f"lowest-numbered square not on the path is {square_name(answers[1], 5, 5)}")
+    assert model(page, "events") == 2
+    # A wrong answer: the knight still makes the engine's move, and the score says so.
+    press(page.get_by_role("button", **STEP))
+    assert asked_at(page) == 2
+    wrong = next(s for s in range(25) if s != answers[2] and not page.evaluate(f"() => knightsTour.model.numbers[{s}]"))
+    answer_by_click(page, wrong, 5, 5)
+    expect(page.locator("#predict-feedback")).to_have_text(
+        f"Not this time: the knight goes to {square_name(answers[2], 5, 5)}, not {square_name(wrong, 5, 5)}."
+    )
+    expect(page.locator("#predict-score")).to_have_text("1 of 2 right; streak 0, best 1.")
+    assert page.evaluate("() => knightsTour.model.path.at(-1)") == answers[2]
+
+
+def test_around_backtracks_it_stops_at_the_first_dead_end_and_plays_on_after_a_typed_answer(open_page):
+    page = open_page("/?rows=5&cols=5&start=a5&order=naive&speed=0")
+    page.get_by_label("Ask me where the knight goes next").check()
+    page.get_by_label("Ask", exact=True).select_option("backtracks")
+    found = kinds(5, 5, 0, "naive", 400)
+    first = found.index(BACKTRACK)  # the first question: before the first backtrack
+    answers, _ = engine_answers(5, 5, 0, "naive", first + 1)
+    page.get_by_role("button", name="Play").click()
+    assert asked_at(page) == first
+    assert model(page, "events") == first
+    # The keyboard's way: type the square and press Enter.
+    page.locator("#predict-box").get_by_label("Your answer: a square").fill(square_name(answers[first], 5, 5))
+    page.locator("#predict-box").get_by_label("Your answer: a square").press("Enter")
+    expect(page.locator("#predict-feedback")).to_have_text(f"Right: the knight backs up to {square_name(answers[first], 5, 5)}.")
+    expect(page.locator("#predict-why")).to_contain_text("lands on the path")
+    # It was playing: it plays on to the next question, just after that backtrack.
+    assert asked_at(page) == first + 1
+    expect(page.locator("#predict-score")).to_have_text("1 of 1 right; streak 1, best 1.")
+
+
+def test_warnsdorff_explains_the_counts_and_the_tie_in_both_languages(open_page):
+    page = open_page("/?rows=6&cols=6&start=a6&order=warnsdorff&speed=1")
+    page.get_by_label("Ask me where the knight goes next").check()
+    press(page.get_by_role("button", **STEP))
+    page.wait_for_function("() => knightsTour.model.events === 1")
+    press(page.get_by_role("button", **STEP))
+    assert asked_at(page) == 1
+    answers, _ = engine_answers(6, 6, 0, "warnsdorff", 2)
+    answer_by_click(page, answers[1], 6, 6)
+    why = page.locator("#predict-why")
+    expect(why).to_contain_text("Warnsdorff counts the onward moves of each free square from a6: c5 5, b4 5.")
+    expect(why).to_contain_text("c5, b4 tie with 5; the tie goes to the first in the textbook's move order, c5.")
+    page.get_by_label("Language").select_option("zh")
+    expect(why).to_contain_text("并列")
+    rendered(page)
+    page.screenshot(path="tests/artifacts/predict-warnsdorff-zh.png")
+
+
+def test_predict_is_offered_only_where_it_can_ask(open_page):
+    page = open_page("/?mode=compare")
+    expect(page.get_by_label("Ask me where the knight goes next")).to_be_disabled()
+    expect(page.locator("#predict-note")).to_have_text(re.compile("not in a race"))

@@ -1,0 +1,100 @@
+"""Class polls across server processes sharing Redis: students answer through their own process."""
+
+import json
+
+from server.directory import CHANNEL
+from tests.support.waiting import wait_for
+
+RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000, "paused": True}
+ANSWERED = "you have answered this question already"
+NONE_OPEN = "there is no open question"
+
+
+def joined(student, code):
+    """Have a student join a class and be welcomed; return its join's reply."""
+    reply = student.call("class_join", {"code": code})
+    assert reply["ok"] is True, reply
+    assert wait_for(lambda: student.named("class_state"), 10)
+    return reply
+
+
+def answered(student, poll, square):
+    """Answer a question; check the student's process took it."""
+    reply = student.call("poll_answer", {"id": poll["id"], "square": square})
+    assert reply == {"ok": True, "id": poll["id"], "square": square}
+
+
+def counted(teacher, poll, n):
+    """Wait until the instructor's last count of answers to a question is n."""
+    return wait_for(lambda: teacher.named("poll_count")[-1:] == [{"id": poll["id"], "answered": n}], 10)
+
+
+# connect comes first so that its clients close after the processes have stopped.
+def test_students_on_another_process_answer_once_each_and_are_counted_once(connect, clusters):
+    cluster = clusters(2)
+    first, second = cluster.apps  # the class is the first's
+    teacher, here = connect(first.url), connect(first.url)
+    there, also = connect(second.url), connect(second.url)
+    code = teacher.call("class_open")["code"]
+    joined(here, code)
+    voter = joined(there, code)["voter"]
+    joined(also, code)
+    run = teacher.call("start", RUN)["run"]
+    assert teacher.call("step") == {"ok": True}
+    assert wait_for(lambda: len(there.followed()[0]) == 1, 10)
+    poll = teacher.call("poll_open")["poll"]
+    assert poll["run"] == run and poll["at"] == 1
+    assert wait_for(lambda: there.named("poll_opened") == [poll] == also.named("poll_opened"), 10)
+
+    answered(there, poll, 7)
+    assert counted(teacher, poll, 1)
+    # Its own process refuses a second answer: it goes no further.
+    reply = there.call("poll_answer", {"id": poll["id"], "square": 12})
+    assert reply == {"ok": False, "error": ANSWERED}
+    # And should one reach the owner anyway, under the same voter, it is not counted: the next
+    # answer through that process comes after it on the same channel, and is counted second.
+    voter_id = voter.split(".")[0]
+    forged = {"code": code, "voter": voter_id, "id": poll["id"], "square": 12}
+    cluster.redis.client.publish(CHANNEL, json.dumps(forged))
+    answered(also, poll, 12)
+    assert counted(teacher, poll, 2)
+    answered(here, poll, 3)
+    assert counted(teacher, poll, 3)
+
+    # The voter's pass is the class's on every process: through the owner, the student who
+    # answered through the other gets its answer back, and cannot answer again.
+    back = connect(first.url)
+    rejoined = back.call("class_join", {"code": code, "voter": voter})
+    assert rejoined["voter"] == voter and rejoined["answer"] == 7
+    assert back.call("poll_answer", {"id": poll["id"], "square": 3}) == {"ok": False, "error": ANSWERED}
+
+    result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
+    assert result["answered"] == 3 and result["counts"] == [[3, 1], [7, 1], [12, 1]]
+    assert wait_for(lambda: there.named("poll_revealed") == [result] == also.named("poll_revealed"), 10)
+    # The move plays for the students on the other process too; the question is closed there.
+    assert wait_for(lambda: len(there.followed()[0]) == 2, 10)
+    assert there.call("poll_answer", {"id": poll["id"], "square": 7}) == {"ok": False, "error": NONE_OPEN}
+
+
+def test_a_student_joining_through_another_process_is_asked_the_open_question(connect, clusters):
+    cluster = clusters(2)
+    first, second = cluster.apps
+    teacher = connect(first.url)
+    code = teacher.call("class_open")["code"]
+    teacher.call("start", RUN)
+    poll = teacher.call("poll_open")["poll"]
+    assert poll["at"] == 0 and poll["square"] is None  # before the first move: where does it start?
+    # The second process knew nothing of the class when the question was asked: it learns the
+    # question from the state the owner welcomes its student with.
+    late = connect(second.url)
+    assert joined(late, code)["answer"] is None
+    assert late.named("class_state")[-1]["poll"] == poll
+    answered(late, poll, 0)
+    assert counted(teacher, poll, 1)
+    reply = late.call("poll_answer", {"id": poll["id"], "square": 0})
+    assert reply == {"ok": False, "error": ANSWERED}
+    # Its board is known there too: a square off it is refused by the student's own process.
+    off = late.call("poll_answer", {"id": poll["id"], "square": 25})
+    assert off == {"ok": False, "error": "square must be a square of the board"}
+    result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
+    assert (result["answer"], result["kind"], result["right"]) == (0, "visit", 1)
