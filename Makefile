@@ -27,6 +27,7 @@ bench: setup-dev system
 	$(PY) bench/size.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
 	$(PY) bench/classroom.py
+	$(PY) bench/polls.py
 
 setup: $(VENV)/.runtime node_modules/.package-lock.json
 

@@ -294,8 +294,16 @@ class Polls:
             self.problems.append(f"{unmatched} batches of class {klass} that its instructor never received")
         events, _ = delivered(followers, window)
         span = window[1] - window[0]
-        _, _, pace = lags(followers, window, self.args.speed, run)
-        return {**spread(values), "rate": events / span / len(followers), "pace": pace}
+        late, _, pace = lags(followers, window, self.args.speed, run)
+        # Fan-out cannot see a stall of the whole server (the instructor's copy waits too): lag can.
+        lag = spread(late)
+        return {
+            **spread(values),
+            "lag95": lag["p95"],
+            "lagmax": lag["max"],
+            "rate": events / span / len(followers),
+            "pace": pace,
+        }
 
     def report(self):
         """Check what the clients received and return the figures as text."""
@@ -308,29 +316,41 @@ class Polls:
         say(self.extensions_line(everyone))
 
         # The classes' streams, window by window.
+        cores = 100 * len(os.sched_getaffinity(0))
         say(
             "\nstream delay (fan-out: follower's arrival less its instructor's, per batch), ms; "
-            "events/s reaching each follower; pace: events received over events due"
+            "lag: behind the follower's best-kept schedule, per event (a tick's batching included); "
+            "events/s reaching each follower; pace: events received over events due; machine: "
+            f"the server's CPU%, idle% of {cores}, and other% (busy time of no process measured "
+            "here: far above 0, another program ran and the figures are not the server's alone)"
         )
         say(
-            f"{'window':<10} {'secs':>5} {'server CPU%':>11}  {'class':<11} {'p50':>6} {'p95':>6} "
-            f"{'p99':>6} {'max':>6} {'batches':>8} {'ev/s each':>9} {'pace':>6}"
+            f"{'window':<10} {'secs':>5} {'server':>6} {'idle':>5} {'other':>5}  {'class':<11} "
+            f"{'p50':>6} {'p95':>6} {'p99':>6} {'max':>6} {'batches':>8} {'lag p95':>7} {'max':>6} "
+            f"{'ev/s each':>9} {'pace':>6}"
         )
-        self.figures = {}
+        self.figures, self.machine = {}, {}
         for window_name, window in self.windows.items():
             figures = self.sampler.window(*window)
-            cpu = f"{figures['server_user'] + figures['server_sys']:.0f}" if figures else "-"
+            if figures:
+                self.machine[window_name] = figures
+                cpu = figures["server_user"] + figures["server_sys"]
+                machine = f"{cpu:>6.0f} {figures['idle']:>5.0f} {figures['other']:>5.0f}"
+            else:
+                machine = f"{'-':>6} {'-':>5} {'-':>5}"
+            head = f"{window_name:<10} {window[1] - window[0]:>5.1f} {machine}  "
             for klass in INSTRUCTORS:
                 if klass == "A" and window_name == "answering":
-                    say(f"{window_name:<29} A x{len(self.names['A']):<8} (paused: a question is open)")
-                    continue
-                s = self.figures[(klass, window_name)] = self.stream(everyone, klass, window)
-                say(
-                    f"{window_name:<10} {window[1] - window[0]:>5.1f} {cpu:>11}  "
-                    f"{klass} x{len(self.names[klass]):<8} {s['p50']:>6.1f} {s['p95']:>6.1f} "
-                    f"{s['p99']:>6.1f} {s['max']:>6.1f} {s['n']:>8} {s['rate']:>9.1f} {s['pace']:>5.1f}%"
-                )
-                cpu = ""
+                    say(f"{head}A x{len(self.names['A']):<8} (paused: a question is open)")
+                else:
+                    s = self.figures[(klass, window_name)] = self.stream(everyone, klass, window)
+                    say(
+                        f"{head}{klass} x{len(self.names[klass]):<8} "
+                        + " ".join(f"{s[q]:>6.1f}" for q in ("p50", "p95", "p99", "max"))
+                        + f" {s['n']:>8} {s['lag95']:>7.1f} {s['lagmax']:>6.1f} "
+                        f"{s['rate']:>9.1f} {s['pace']:>5.1f}%"
+                    )
+                head = " " * len(head)
 
         # The question's messages.
         pose_sent, reveal_sent = self.posed["sent"], self.revealed["sent"]
@@ -379,26 +399,26 @@ class Polls:
         )
         for key, label, values in rows:
             s = self.poll[key] = spread(values)
-            figures = " ".join(f"{s[key]:>7.1f}" for key in ("p50", "p95", "p99", "max"))
+            figures = " ".join(f"{s[q]:>7.1f}" for q in ("p50", "p95", "p99", "max"))
             say(f"{label:<42} {figures} {s['n']:>8,}")
+        say(self.stalls())
 
-        stamps = [stamp for stamp, _, _ in self.counts]
-        gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
-        last_ack = max(
-            (t["acked"] for t in self.answered.values() if t["acked"] is not None), default=math.nan
-        )
+        acked = [t["acked"] for t in self.answered.values() if t["acked"] is not None]
+        first_sent = min(t["sent"] for t in self.answered.values())
         last = self.counts[-1] if self.counts else (math.nan, None, {})
+        span = max(acked, default=math.nan) - first_sent
         self.throttle = {
             "messages": len(self.counts),
             "last": last[2].get("answered"),
-            "min_gap": ms(min(gaps)) if gaps else math.nan,
-            "late": ms(last[0] - last_ack),
+            # One count as the first answer comes, then one every COUNT_EVERY until the last.
+            "allowed": 1 + math.ceil(span / COUNT_EVERY),
+            "late": ms(last[0] - max(acked, default=math.nan)),
         }
         t = self.throttle
         say(
-            f"poll_count to the instructor: {t['messages']} messages, the last {t['last']} answered, "
-            f"{t['late']:.0f} ms after the last answer's ack; shortest gap {t['min_gap']:.0f} ms "
-            f"(the server's COUNT_EVERY: {ms(COUNT_EVERY):.0f})"
+            f"poll_count to the instructor: {t['messages']} messages over the {span:.2f} s of answers "
+            f"(at most {t['allowed']} at one every {ms(COUNT_EVERY):.0f} ms), the last "
+            f"{t['late']:.0f} ms after the last answer's ack, saying {t['last']} answered"
         )
         result = self.revealed["ack"].get("result") or {}
         say(
@@ -408,6 +428,27 @@ class Polls:
         )
         say(self.verdicts())
         return "\n".join(out)
+
+    def stalls(self, slow=0.05):
+        """Say how many answers waited over `slow` s for their ack, and when: bunched, the server stalled."""
+        start = self.windows["answering"][0]
+        late = sorted(
+            t["acked"] for t in self.answered.values() if t["acked"] and t["acked"] - t["sent"] > slow
+        )
+        bursts = []
+        for acked in late:
+            if bursts and acked - bursts[-1][-1] < slow:
+                bursts[-1].append(acked)
+            else:
+                bursts.append([acked])
+        self.slow_acks = (len(late), len(bursts))
+        if not late:
+            return f"no answer waited over {ms(slow):.0f} ms for its ack"
+        when = ", ".join(f"{len(b)} acked at {b[-1] - start:.2f} s" for b in bursts[:6])
+        return (
+            f"answers that waited over {ms(slow):.0f} ms for their ack: {len(late)}, in {len(bursts)} "
+            f"bunch(es) ({when} into the window): each bunch a moment the server answered nobody"
+        )
 
     def verdicts(self):
         """Return the goals' lines, each met or not, with the ratios against the quiet window."""
@@ -423,15 +464,22 @@ class Polls:
         quiet, busy = f[("B", "quiet")], f[("B", "answering")]
         extra = busy["p95"] - quiet["p95"]
         lines.append(
+            f"  class B's lag behind its schedule, p95/max: {busy['lag95']:.1f}/{busy['lagmax']:.1f} ms "
+            f"while A's answers come in, {quiet['lag95']:.1f}/{quiet['lagmax']:.1f} quiet"
+        )
+        lines.append(
             f"  class B's stream while A's answers come in: p50/p95/p99 {busy['p50']:.1f}/{busy['p95']:.1f}/"
             f"{busy['p99']:.1f} ms against {quiet['p50']:.1f}/{quiet['p95']:.1f}/{quiet['p99']:.1f} quiet "
             f"(p95 x{busy['p95'] / quiet['p95']:.2f}, {extra:+.1f} ms); {busy['rate']:.1f} against "
             f"{quiet['rate']:.1f} events/s each; grows by under {GOAL_SKIP_EXTRA_MS} ms at p95: "
             f"{verdict(extra < GOAL_SKIP_EXTRA_MS)}"
         )
+        t = self.throttle
         lines.append(
-            f"  answer acks p50/p95 {p['answer']['p50']:.1f}/{p['answer']['p95']:.1f} ms; the instructor's "
-            f"count ends at {self.throttle['last']} in {self.throttle['messages']} messages"
+            f"  answer acks p50/p95/max {p['answer']['p50']:.1f}/{p['answer']['p95']:.1f}/"
+            f"{p['answer']['max']:.1f} ms; the instructor's count ends at {t['last']} in "
+            f"{t['messages']} messages, at most {t['allowed']} allowed: "
+            f"{verdict(t['last'] == len(self.names['A']) and t['messages'] <= t['allowed'])}"
         )
         return "\n".join(lines)
 

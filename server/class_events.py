@@ -204,15 +204,16 @@ def on_class_join(data=None):
     """
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
-    sid, registry, code = request.sid, classes(), normal(data["code"])
+    sid, registry = request.sid, classes()
+    klass = _guessed(lambda: registry.follow(sid, data["code"], directory().exists, data.get("ticket")))
+    # A code that names a class, or one its ticket proves: a code to sign.
+    code = klass.code if klass is not None else normal(data["code"])
     voter = data.get("voter")
     voter_id = registry.passes.votes(code, voter)
     if voter_id is None:  # none, or another class's: no error, the page is given a new one
         voter = registry.passes.voter(code)
         voter_id = registry.passes.votes(code, voter)
-    klass = _guessed(
-        lambda: registry.follow(sid, data["code"], directory().exists, data.get("ticket"), voter_id)
-    )
+    registry.vote_as(sid, voter_id)
     runs().drop(sid)  # a follower watches the class's run, not one of its own
     if klass is None:
         _ensure_reaper()

@@ -221,12 +221,11 @@ class Classes:
             self._led[sid] = code
         return Claim(klass, displaced)
 
-    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None, voter=None):
+    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None):
         """Make sid a follower of the class with this code, and return it.
 
         With the ticket of a class that is not open (its server restarted), sid waits for it
         instead, and None is returned: admit() makes it a follower when the class is back.
-        voter is the id sid answers the class's questions as (see voter_of).
         """
         if sid in self._led:
             raise ValueError(f"you lead class {self._led[sid]}; you cannot follow another")
@@ -240,14 +239,18 @@ class Classes:
                 self._drop_follower(sid)
                 self._waits[sid] = normal(code)
                 self._waiting.setdefault(normal(code), {})[sid] = (nonce, time.monotonic())
-                self._voters[sid] = voter
             return None
         with self._lock:
             self._drop_follower(sid)
             self._following[sid] = klass.code
             klass.followers.add(sid)
-            self._voters[sid] = voter
         return klass
+
+    def vote_as(self, sid, voter):
+        """Let sid, which follows (or waits for) a class, answer its questions as voter."""
+        with self._lock:
+            if sid in self._following or sid in self._waits:
+                self._voters[sid] = voter
 
     def voter_of(self, sid):
         """Return the id a follower answers questions as (a page that joined without: its sid's)."""

@@ -43,8 +43,12 @@ export function resultsCsv(history, name) {
 export function createPolls(store, runs, live) {
   const state = () => store.state;
   const request = (event, payload) => runs.main.server.request(event, payload);
+  // A refusal shows where its reader looks: the student's question box, the instructor's status line.
   const refused = (answer) => {
-    if (!answer.ok && !answer.timedOut) store.update({ poll: { note: refusal(answer.error ?? "") } });
+    if (!answer.ok && !answer.timedOut) {
+      const note = refusal(answer.error ?? "");
+      store.update(state().klass.role === "student" ? { poll: { note } } : { run: { note } });
+    }
     return answer.ok;
   };
 

@@ -3,17 +3,17 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { accuracy, lastSeries, seriesGoesOn } from "../polls.js";
-import { nameOf } from "./facts.js";
+import { answersOf, nameOf } from "./facts.js";
 
 const percent = (share) => Math.round(share * 100);
 
 /** Return the poll view. */
 export function createPollView(els) {
-  function leaderText(poll) {
+  function leaderText(poll, presenting) {
     const { open, result, answered } = poll;
     if (open) return t("poll.counting", { n: answered, index: open.index, of: open.of });
     if (result) return t("poll.share", { n: result.answered, right: result.right, share: percent(accuracy([result]) ?? 0) });
-    return t("poll.idle");
+    return presenting ? "" : t("poll.idle");
   }
 
   function studentText(poll, lane) {
@@ -37,9 +37,11 @@ export function createPollView(els) {
   function render(state, runs) {
     const { poll, klass } = state, c = controls(state, runs);
     const leading = klass.role === "instructor", following = klass.role === "student";
-    els.poll.hidden = !(leading || (following && (poll.open || poll.result)));
-    if (els.poll.hidden) return;
     els.pollLead.hidden = !leading;
+    // The instructor's box holds the tools to ask; a student's stands over the board while a
+    // question is open, and while the board shows its answers.
+    els.poll.hidden = !leading && !(following && (poll.open || answersOf(runs.main, state)?.heat));
+    if (els.poll.hidden) return;
     const goesOn = seriesGoesOn(poll.history);
     els.pollAsk.disabled = !c.ask.enabled;
     els.pollSeries.disabled = !c.ask.enabled || goesOn;
@@ -48,7 +50,7 @@ export function createPollView(els) {
     els.pollReveal.hidden = els.pollCancel.hidden = !poll.open;
     els.pollReveal.disabled = els.pollCancel.disabled = !c.reveal.enabled;
     els.pollResults.disabled = !c.results.enabled;
-    const text = leading ? leaderText(poll) : studentText(poll, runs.main);
+    const text = leading ? leaderText(poll, klass.presenter) : studentText(poll, runs.main);
     els.pollText.textContent = poll.note ? `${text} ${t(poll.note.id, poll.note.params)}` : text;
     els.pollForm.hidden = !following || !poll.open;
     els.pollSquare.disabled = els.pollAnswer.disabled = !c.answer.enabled;
