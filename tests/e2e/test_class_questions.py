@@ -11,8 +11,8 @@ from server.class_events import classes
 from tests.support.page import (
     artifact,
     click_square,
+    frames_pass,
     press,
-    rendered,
     square_name,
     step_events,
     wait_for_pixels,
@@ -93,7 +93,7 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
         f"The knight went to {name}; you said {mine}. 67% of the class had it."
     )
     assert wait_for_pixels(page, RIGHT_RING, 50), "the right square is not ringed on the projector"
-    rendered(page)
+    frames_pass(page, 400)  # the knight has landed
     page.screenshot(path=artifact("class_question_revealed.png"))
     students[2].screenshot(path=artifact("class_question_student.png"))
     # The results, as CSV: one row of anonymous tallies for the question.

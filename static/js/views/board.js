@@ -167,6 +167,7 @@ function paint(ctx, g, scene, marks, knight) {
   const { model } = scene;
   drawSquares(ctx, g, model);
   for (const [square, strength] of marks) drawMark(ctx, g, square, strength);
+  if (scene.answers) drawHeat(ctx, g, scene.answers.heat ?? []);
   drawGrid(ctx, g);
   drawStart(ctx, g, model);
   drawPath(ctx, g, model, knight);
@@ -387,25 +388,28 @@ function drawHints(ctx, g, hints) {
   }
 }
 
+/** Shade each square the class answered ([square, count]) by its share of the answers. */
+function drawHeat(ctx, g, heat) {
+  const c = g.cell, most = Math.max(1, ...heat.map(([, n]) => n));
+  for (const [square, n] of heat) {
+    ctx.fillStyle = `rgba(${STYLE.heat}, ${0.2 + 0.55 * (n / most)})`;
+    ctx.fillRect((square % g.cols) * c, Math.floor(square / g.cols) * c, c, c);
+  }
+}
+
 /**
- * Draw the answers to a question: heat, the class's answers as [square, count], each square
- * shaded by its share and labelled with its count; right, the square the knight went to, ringed;
- * chosen, the user's own answer when it was another, ringed with a dashed line.
+ * Draw the answers to a question over the board: heat's counts ([square, count]) in the
+ * squares' corners; right, the square the knight went to, ringed; chosen, the user's own answer
+ * when it was another, ringed with a dashed line.
  */
 function drawAnswers(ctx, g, { heat, right, chosen }) {
   const c = g.cell;
-  const most = Math.max(1, ...(heat ?? []).map(([, n]) => n));
   ctx.textAlign = "right";
   ctx.textBaseline = "bottom";
   ctx.font = STYLE.font.replace("{size}", Math.max(8, Math.floor(c * 0.3)));
-  for (const [square, n] of heat ?? []) {
-    const x = (square % g.cols) * c, y = Math.floor(square / g.cols) * c;
-    ctx.fillStyle = `rgba(${STYLE.heat}, ${0.2 + 0.55 * (n / most)})`;
-    ctx.fillRect(x, y, c, c);
-    if (c >= 16) {
-      ctx.fillStyle = STYLE.heatText;
-      ctx.fillText(String(n), x + c * 0.94, y + c * 0.98);
-    }
+  ctx.fillStyle = STYLE.heatText;
+  for (const [square, n] of c >= 16 ? heat ?? [] : []) {
+    ctx.fillText(String(n), (square % g.cols + 0.94) * c, (Math.floor(square / g.cols) + 0.98) * c);
   }
   const ring = (square, colour, dash) => {
     const x = (square % g.cols) * c, y = Math.floor(square / g.cols) * c;
