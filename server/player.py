@@ -70,10 +70,13 @@ class Player:
         start_task(self._run)
 
     def pause(self):
-        """Stop pulling events (ending a skip) until resume() or step()."""
+        """Stop pulling events (ending a skip, and dropping steps not yet taken) until resume() or step()."""
         with self._cond:
             self._paused = True
             self._skipping = False
+            # A step still waiting for its window must not play after the pause: a question
+            # asked about the paused position would see its answer played unrevealed.
+            self._steps = 0
 
     def resume(self):
         """Go on at the current speed."""

@@ -226,6 +226,8 @@ def join(client, code):
     answer = client.emit("class_join", {"code": code}, callback=True)
     if answer["ok"]:
         assert answer.pop("ticket"), "a follower is given a ticket to wait for its class with"
+        assert answer.pop("voter"), "a follower is given a pass to answer the class's questions with"
+        assert answer.pop("answer") is None, "nobody has answered a question before joining"
     else:
         assert sent_to(client, "error")[-1] == {"message": answer["error"]}
     return answer

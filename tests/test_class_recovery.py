@@ -122,11 +122,9 @@ def test_a_student_with_a_ticket_waits_for_a_class_that_comes_back(people, live_
     assert len(registry) == 0
 
     rejoining = people()
-    assert rejoining.call("class_join", {"code": code, "ticket": ticket}) == {
-        "ok": True,
-        "code": code,
-        "waiting": True,
-    }
+    waiting = rejoining.call("class_join", {"code": code, "ticket": ticket})
+    assert waiting.pop("voter"), "a waiting page is given its pass to answer questions with"
+    assert waiting == {"ok": True, "code": code, "waiting": True, "answer": None}
     assert not rejoining.named("class_state")
     back = people()
     answer = back.call("class_claim", {"code": code, "token": token})
