@@ -286,7 +286,7 @@ class Polls:
         self.log_problems = [line for line in self.log.splitlines() if LOG_PROBLEM.search(line)]
 
     def stream(self, everyone, klass, window):
-        """Return the stream's fan-out spread, events/s per follower, pace and server CPU% in a window."""
+        """Return a class's stream in a window: fan-out spread, lag p95 and max, events/s each, pace."""
         followers = [everyone[name] for name in self.names[klass]]
         instructor, run = everyone[INSTRUCTORS[klass]], self.runs[klass]
         values, unmatched = fan_out(followers, instructor, window, run)
@@ -351,6 +351,10 @@ class Polls:
                         f"{s['rate']:>9.1f} {s['pace']:>5.1f}%"
                     )
                 head = " " * len(head)
+        if self.machine:
+            rss = max(figures["rss"] for figures in self.machine.values())
+            threads = max(figures["threads"] for figures in self.machine.values())
+            say(f"server: peak RSS {rss / 2**20:.0f} MB, {threads} threads")
 
         # The question's messages.
         pose_sent, reveal_sent = self.posed["sent"], self.revealed["sent"]

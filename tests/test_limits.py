@@ -57,9 +57,13 @@ def test_a_client_that_keeps_flooding_is_disconnected_and_a_good_one_keeps_its_p
     assert errors[-1] == "disconnected for sending too many requests"
     too_many = errors.count("too many requests: at most 30 a second; wait a moment")
     # The burst of 60 was handled (each answered: no run to pause); about 60 more beyond it were
-    # refused before the server hung up.
-    assert errors[:60] == ["there is no run to pause: send 'start' first"] * 60
-    assert 60 <= too_many <= 64 and len(errors) == 60 + too_many + 1
+    # refused before the server hung up. The bucket refills at 30 a second while the flood lasts:
+    # on a busy machine, one or two more may be handled among the refusals.
+    no_run = "there is no run to pause: send 'start' first"
+    assert errors[:60] == [no_run] * 60
+    refilled = errors.count(no_run) - 60
+    assert 60 <= too_many <= 64 and 0 <= refilled <= 3
+    assert len(errors) == 60 + refilled + too_many + 1
     # The good client's run went on at its pace, and goes on.
     before = good.count()
     assert wait_for(lambda: good.count() >= before + 100, 5)
