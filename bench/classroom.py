@@ -120,6 +120,17 @@ def verdict(ok):
     return "met" if ok else "NOT met"
 
 
+def close_loads(loads, notes):
+    """Tell each load process to close, and note how any of them failed."""
+    for load in loads:
+        load.send("close")
+    for load in loads:
+        try:
+            load.result(60)
+        except RuntimeError as exc:
+            notes.append(str(exc).splitlines()[0])
+
+
 class Scenario:
     """One server under the classroom's phases, and the figures of its run."""
 
@@ -205,13 +216,7 @@ class Scenario:
             finally:
                 self.sampler.stop()
                 self.collected = {load.name: load("collect", timeout=300) for load in loads}
-                for load in loads:
-                    load.send("close")
-                for load in loads:
-                    try:
-                        load.result(60)
-                    except RuntimeError as exc:
-                        self.notes.append(str(exc).splitlines()[0])
+                close_loads(loads, self.notes)
         finally:
             for load in loads:
                 load.close()

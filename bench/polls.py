@@ -38,7 +38,16 @@ import time
 import traceback
 from importlib import metadata
 
-from classroom import GOAL_P95_MS, GOAL_SKIP_EXTRA_MS, LOG_PROBLEM, Scenario, browsers, check_offers, verdict
+from classroom import (
+    GOAL_P95_MS,
+    GOAL_SKIP_EXTRA_MS,
+    LOG_PROBLEM,
+    Scenario,
+    browsers,
+    check_offers,
+    close_loads,
+    verdict,
+)
 from common import ROOT  # also puts the project on the import path
 from load import Expected, Load
 from processes import Sampler, ServerProcess, watchdog
@@ -111,13 +120,7 @@ class Polls:
                     self.seen.update(self.loads[name]("seen", names=group, events=POLL_EVENTS, timeout=300))
                 self.counts = main("seen", names=[INSTRUCTORS["A"]], events=("poll_count",))[INSTRUCTORS["A"]]
                 self.collected = {load.name: load("collect", timeout=300) for load in loads}
-                for load in loads:
-                    load.send("close")
-                for load in loads:
-                    try:
-                        load.result(60)
-                    except RuntimeError as exc:
-                        self.notes.append(str(exc).splitlines()[0])
+                close_loads(loads, self.notes)
         finally:
             for load in loads:
                 load.close()
