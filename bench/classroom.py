@@ -249,17 +249,9 @@ class Scenario:
 
         # 2. Everyone else connects, the followers' processes and the main one together, in
         # waves that the server's limit on new connections from one address admits.
-        began = time.monotonic()
         wanted = [(main, [*rest, "instructor", "skipper"]), *zip(follower_loads, groups, strict=True)]
-        results, waves = {}, self.waves(wanted)
-        for number, wave in enumerate(waves):
-            time.sleep(max(0.0, began + number - time.monotonic()))  # a wave a second
-            for load, names in wave.items():
-                load.send("connect", names=names, browser=browsers(names))
-            for load in wave:
-                results.update(load.result(600))
-        self.connects["rest"] = (results, time.monotonic() - began, len(waves))
-        self.check_acks("connect", results)
+        self.connects["rest"] = self.connect_in_waves(wanted)
+        self.check_acks("connect", self.connects["rest"][0])
 
         # 3. The class opens, its followers join, its run starts; the other solos start.
         opened = self.check_acks("class_open", main("call", names=["instructor"], event="class_open"))
@@ -305,6 +297,18 @@ class Scenario:
         self.check_acks("pause", main("call", names=["instructor"], event="pause"))
         self.check_acks("stop", main("call", names=solos, event="stop"))
         time.sleep(args.drain)
+
+    def connect_in_waves(self, wanted):
+        """Connect [(load, names)] in waves a second apart; return (acks by name, seconds, waves)."""
+        began = time.monotonic()
+        results, waves = {}, self.waves(wanted)
+        for number, wave in enumerate(waves):
+            time.sleep(max(0.0, began + number - time.monotonic()))  # a wave a second
+            for load, names in wave.items():
+                load.send("connect", names=names, browser=browsers(names))
+            for load in wave:
+                results.update(load.result(600))
+        return results, time.monotonic() - began, len(waves)
 
     def waves(self, wanted):
         """Split [(load, names)] into waves of connections, a second apart: {load: names} each.

@@ -43,7 +43,6 @@ from classroom import (
     GOAL_SKIP_EXTRA_MS,
     LOG_PROBLEM,
     Scenario,
-    browsers,
     check_offers,
     close_loads,
     verdict,
@@ -75,8 +74,10 @@ class Polls:
 
     # The classroom's own helpers: acks checked, connections in waves, extensions reported.
     check_acks = Scenario.check_acks
+    connect_in_waves = Scenario.connect_in_waves
     waves = Scenario.waves
     extensions_line = Scenario.extensions_line
+    peers = Scenario.peers
 
     def __init__(self, args):
         self.args = args
@@ -144,16 +145,9 @@ class Polls:
     def drive(self, main):
         """Connect everyone, open both classes, then run the phases: quiet, pose, answering, reveal, after."""
         args = self.args
-        began = time.monotonic()
         wanted = [(main, list(INSTRUCTORS.values())), *((self.loads[n], g) for n, g in self.groups)]
-        results, waves = {}, self.waves(wanted)
-        for number, wave in enumerate(waves):
-            time.sleep(max(0.0, began + number - time.monotonic()))  # a wave a second
-            for load, names in wave.items():
-                load.send("connect", names=names, browser=browsers(names))
-            for load in wave:
-                results.update(load.result(600))
-        self.connected = (len(results), time.monotonic() - began, len(waves))
+        results, seconds, waves = self.connect_in_waves(wanted)
+        self.connected = (len(results), seconds, waves)
         self.check_acks("connect", results)
 
         for klass, instructor in INSTRUCTORS.items():
@@ -239,10 +233,6 @@ class Polls:
         if code < 0:
             truth.update(answer=path[-2], kind="back")
         return truth
-
-    def peers(self):
-        """Return every client's summary, by name."""
-        return {peer["name"]: peer for result in self.collected.values() for peer in result["peers"]}
 
     def check(self, everyone):
         """Note everything functionally wrong: in the clients' runs, the poll's messages and the log."""
