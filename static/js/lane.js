@@ -170,7 +170,7 @@ export class Lane {
     this.timeline.push(codes);
     if (following) {
       for (const code of codes) {
-        if (this.gate && !this.gate(this.model)) break;
+        if (this.held()) break;
         apply(this.model, code);
       }
     }

@@ -70,7 +70,6 @@ export function createPlayback(store, runs) {
 
   const ready = () => ["idle", "finished"].includes(state().run.status);
 
-
   async function playOrPause() {
     if (!allowed("play")) return;
     const run = state().run;
