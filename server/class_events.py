@@ -249,6 +249,11 @@ def on_class_view(data=None):
     if klass is None:
         raise ValueError("you do not lead a class")
     with klass.lock:
+        player = klass.main.player
+        if view["run"] is None and player is not None and runs().get(request.sid) is player:
+            # The page sends its start before it learns the run's number: a view of no run sent
+            # meanwhile is older than the run under way, which a student must not let go of.
+            view = {**view, "run": klass.main.started["run"], "at": None}
         klass.view = view
         klass.touched = time.monotonic()
         socketio.emit("class_view", view, to=klass.room, skip_sid=request.sid)

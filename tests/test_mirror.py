@@ -61,3 +61,23 @@ def test_only_the_instructor_sends_the_view_and_the_room_gets_it(live_server, co
         assert not teacher.named("class_view")
     finally:
         teacher.call("class_end")
+
+
+def test_a_view_of_no_run_sent_before_the_run_began_does_not_end_it_for_the_room(live_server, connect):
+    teacher, student = connect(live_server.url), connect(live_server.url)
+    code = teacher.call("class_open")["code"]
+    try:
+        student.call("class_join", {"code": code})
+        paused = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 1, "paused": True}
+        run = teacher.call("start", paused)["run"]
+        # The page's view from before it learned of the run arrives after the run began.
+        assert teacher.call("class_view", {**VIEW, "run": None})["ok"] is True
+        assert wait_for(lambda: student.named("class_view"))
+        assert student.named("class_view")[-1]["run"] == run
+        # Once the run is stopped, a view of no run is the instructor's empty board.
+        teacher.call("stop")
+        assert teacher.call("class_view", {**VIEW, "run": None})["ok"] is True
+        assert wait_for(lambda: len(student.named("class_view")) == 2)
+        assert student.named("class_view")[-1]["run"] is None
+    finally:
+        teacher.call("class_end")
