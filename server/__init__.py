@@ -4,7 +4,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import guard, intake, message_queue, websocket
+from . import framing, guard, intake, message_queue, websocket
 from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
@@ -32,6 +32,8 @@ def create_app(config=None):
         PROXIES=0,
         # With MESSAGE_QUEUE: the longest wait for Redis to answer, in seconds, before giving up.
         QUEUE_TIMEOUT_SECONDS=1.0,
+        # The sites whose pages may frame /embed (see framing.py); empty: any site.
+        EMBED_ANCESTORS=[],
     )
     if config:
         app.config.update(config)
@@ -39,6 +41,7 @@ def create_app(config=None):
     from . import class_events, class_sharing, connection_events, poll_events, run_events, runs, views  # noqa: F401
 
     app.register_blueprint(views.bp)
+    framing.init_app(app)
     runs.init_app(app)
     class_events.init_app(app)
     requests = app.extensions["knights_tour_limits"] = Buckets(

@@ -7,6 +7,7 @@ each a greenlet rather than a thread, with read timeouts on every connection.
 import argparse
 import ipaddress
 import os
+import re
 import socket
 import sys
 from urllib.parse import urlsplit
@@ -30,6 +31,17 @@ def public_url(text):
     return text.rstrip("/")
 
 
+SITE = re.compile(r"https?://(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?")
+
+
+def site(text):
+    """Return a site allowed to frame the embed (https://lms.example.edu, https://*.example.edu)."""
+    text = text.rstrip("/")
+    if not SITE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a site such as https://lms.example.edu")
+    return text
+
+
 def parse(argv=None):
     """Return the command line's options."""
     parser = argparse.ArgumentParser(prog="python -m server", description=__doc__.splitlines()[0])
@@ -41,6 +53,15 @@ def parse(argv=None):
         default=[],
         metavar="URL",
         help="also let pages from this origin connect (repeatable); by default only this server's own",
+    )
+    parser.add_argument(
+        "--embed-site",
+        action="append",
+        default=[],
+        type=site,
+        metavar="URL",
+        help="let only these sites show the embeddable board (/embed) in a frame (repeatable; "
+        "https://*.example.edu covers its subdomains); by default any site may",
     )
     parser.add_argument(
         "--message-queue",
@@ -120,6 +141,7 @@ def gunicorn_command(args):
     config = {
         "ASYNC_MODE": "gevent",
         "CORS_ORIGINS": args.allow_origin,
+        "EMBED_ANCESTORS": args.embed_site,
         "MESSAGE_QUEUE": args.message_queue,
         "MAX_PER_ADDRESS": args.max_per_address,
         "HANDSHAKE_BURST": max(HANDSHAKE_BURST, args.max_per_address),

@@ -1,4 +1,4 @@
-"""HTTP routes: the page, the QR code of a class's link, and the browser's Socket.IO client."""
+"""HTTP routes: the page, its embeddable board, the QR code of a class's link, and the browser's libraries."""
 
 import io
 import re
@@ -14,8 +14,13 @@ from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 
 bp = Blueprint("views", __name__)
 
-# Installed from the npm registry at set-up (package-lock.json pins it); never a CDN.
-SOCKET_IO_DIST = Path(__file__).resolve().parent.parent / "node_modules" / "socket.io-client" / "dist"
+# The page's libraries, by the name it loads them under: installed from the npm registry at
+# set-up (package-lock.json pins them) and served from here, never a CDN.
+NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
+VENDORED = {
+    "socket.io": NODE_MODULES / "socket.io-client" / "dist",
+    "gifenc": NODE_MODULES / "gifenc" / "dist",
+}
 
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only with --public-url
@@ -49,7 +54,10 @@ def page_context():
             "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},
             # The class link's address: the page's own when null.
             "joinBase": join_base(),
+            # The embed's options (see embed_options); null on the page itself.
+            "embed": None,
         },
+        "embed": None,
         "max_side": MAX_SIDE,
         "max_seed": MAX_SEED,
         "max_budget": MAX_BUDGET,
@@ -65,12 +73,42 @@ def index():
     return render_template("index.html", **page_context())
 
 
-@bp.get("/vendor/socket.io/<path:name>")
-def socket_io_client(name):
-    """Serve the Socket.IO browser client from the installed npm package."""
-    if not SOCKET_IO_DIST.is_dir():
-        abort(503, "The Socket.IO browser client is not installed: run `make run` or `npm ci`.")
-    return send_from_directory(SOCKET_IO_DIST, name)
+EMBED_CONTROLS = ("none", "minimal", "full")
+EMBED_PANELS = ("code", "stack", "chart")
+LANGUAGES = ("en", "zh")
+
+
+def embed_options(args):
+    """Return an embed's options from its address; a value it cannot use falls back, as a link's do."""
+    controls = args.get("controls", "minimal")
+    wanted = args.get("panels", "").split(",")
+    yes = ("true", "1", "yes")
+    return {
+        "controls": controls if controls in EMBED_CONTROLS else "minimal",
+        "panels": [name for name in EMBED_PANELS if name in wanted],
+        # With no controls, nothing else could start it.
+        "autoplay": args.get("autoplay", "").lower() in yes or controls == "none",
+        "loop": args.get("loop", "").lower() in yes,
+        "language": args.get("lang") if args.get("lang") in LANGUAGES else None,
+    }
+
+
+@bp.get("/embed")
+def embed():
+    """Serve the board alone, for an iframe in another site's page: no class features."""
+    context = page_context()
+    context["limits"]["embed"] = context["embed"] = embed_options(request.args)
+    return render_template("index.html", **context)
+
+
+@bp.get("/vendor/<package>/<path:name>")
+def vendored(package, name):
+    """Serve a file of one of the page's libraries from its installed npm package."""
+    if package not in VENDORED:
+        abort(404)
+    if not VENDORED[package].is_dir():
+        abort(503, f"The page's library {package} is not installed: run `make run` or `npm ci`.")
+    return send_from_directory(VENDORED[package], name)
 
 
 @lru_cache(maxsize=512)

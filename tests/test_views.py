@@ -36,10 +36,17 @@ def test_page_is_served_with_its_controls(app):
         assert label in page.data
 
 
-def test_socket_io_client_is_served_locally(app):
-    response = app.test_client().get("/vendor/socket.io/socket.io.esm.min.js")
+def test_the_page_libraries_are_served_locally(app):
+    client = app.test_client()
+    response = client.get("/vendor/socket.io/socket.io.esm.min.js")
     assert response.status_code == 200
     assert b"io" in response.data and len(response.data) > 10_000
+    response = client.get("/vendor/gifenc/gifenc.esm.js")
+    assert response.status_code == 200
+    assert b"GIFEncoder" in response.data
+    # Only the packages the page loads: no other file under node_modules.
+    assert client.get("/vendor/socket.io-client/package.json").status_code == 404
+    assert client.get("/vendor/socket.io/../package.json").status_code == 404
 
 
 def limits(client):

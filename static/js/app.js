@@ -2,6 +2,7 @@
 // the listeners that turn the user's input into actions.
 import { createClassroom } from "./classroom.js";
 import { controls } from "./controls.js";
+import { SNIPPET, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
@@ -18,6 +19,7 @@ import { createBoardsView } from "./views/boards.js";
 import { createClassView } from "./views/classpanel.js";
 import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
+import { createEmbedView } from "./views/embed.js";
 import { createLessonView } from "./views/lesson.js";
 import { createOfflineView } from "./views/offline.js";
 import { createPollView } from "./views/poll.js";
@@ -32,6 +34,8 @@ const els = new Proxy({}, {
 const limits = readLimits(document);
 const link = fromLink(location.search, defaultSettings(limits), limits);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+// On /embed, its options (controls, panels, autoplay, loop, language); null on the page itself.
+const embedded = limits.embed;
 
 const store = new Store({
   example: limits.example,
@@ -46,8 +50,11 @@ const store = new Store({
   // voter: a student's pass, kept across rejoins, to answer each of the class's questions once.
   klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
     reviewing: false, view: null, led: false, voter: null },
-  view: { hints: true, degrees: false, lesson: true, lines: false, side: "main", language: preferredLanguage() },
-  notes: { board: null, share: null },
+  view: { hints: true, degrees: false, lesson: embedded ? embedded.panels.length > 0 : true, lines: false, side: "main",
+    language: embedded?.language ?? preferredLanguage() },
+  notes: { board: null, share: null, embed: null },
+  embedded,
+  snippet: SNIPPET, // the choices for the embed code the page gives: see embed.js
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
@@ -99,11 +106,13 @@ publishView(store, runs);
 
 const boards = createBoardsView(els, reducedMotion);
 const views = [createControlsView(els, limits), createStatusView(els), boards, createCountersView(els),
-  createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els)];
+  createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
+  createEmbedView(els, limits.joinBase ?? location.origin)];
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
-  const address = toLink(state.settings, state.klass.role === "none" ? null : state.klass.code);
+  // An embed keeps the address its site gave it, so that a reload sets it up as the site chose.
+  const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass.code);
   if (address !== shownLink) history.replaceState(null, "", (shownLink = address));
   if (state.run.since !== null) store.touch(); // the clock ticks while the search runs
 });
@@ -138,7 +147,8 @@ listenForShortcuts({
 
 applyLanguage();
 playback.showIdle();
-classroom.invited(link.classCode);
+if (embedded) playOnItsOwn(store, runs, playback, reducedMotion);
+else classroom.invited(link.classCode);
 
 // Read-only handle for the browser console and the browser tests.
 window.knightsTour = Object.freeze({

@@ -2,6 +2,7 @@
 // and a follower's page takes the instructor's runs; each turned into store updates.
 import { controls } from "./controls.js";
 import { t } from "./i18n.js";
+import { recall, remember } from "./memory.js";
 import { mirrored } from "./mirror.js";
 import { refusal } from "./refusals.js";
 
@@ -21,14 +22,14 @@ const ENDED = {
 export function createClassroom(store, runs, playback, limits, polls) {
   const state = () => store.state;
   const stored = () => {
-    try { return JSON.parse(localStorage.getItem(STORED) ?? "null"); } catch { return null; }
+    try { return JSON.parse(recall(STORED) ?? "null"); } catch { return null; }
   };
   const setClass = (klass, note = null) => store.update({ klass: { ...klass, note } });
 
   async function open() {
     const answer = await runs.main.server.request("class_open");
     if (!answer.ok) return;
-    localStorage.setItem(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
+    remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     setClass({ role: "instructor", code: answer.code, led: true }, { id: "class.opened" });
     claimSecond();
   }
@@ -48,7 +49,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
       claimSecond();
     } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer.error ?? "").id)) {
       // Only a refusal of the token itself drops it: the others are tried again on the next connection.
-      localStorage.removeItem(STORED);
+      remember(STORED, null);
       setClass({ role: "none", code: null });
     }
     return answer.ok;
@@ -73,7 +74,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (state().run.status !== "idle" && before.role !== "student") playback.sendAll("stop");
     // The class's state arrives before the answer, and is taken as a student's.
     setClass({ role: "student", code: wanted, control: again ? before.control : null, ticket: again ? before.ticket : null,
-      voter: again ? before.voter : sessionStorage.getItem(VOTER + wanted) });
+      voter: again ? before.voter : recall(VOTER + wanted, "session") });
     if (!again) polls.forget();
     // The ticket of the last join lets the page wait for its class, should the server have
     // restarted; its voter pass keeps its answer to the question open.
@@ -83,7 +84,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (answer.ok) {
       setClass({ role: "student", code: answer.code, ticket: answer.ticket ?? state().klass.ticket,
         waiting: Boolean(answer.waiting), voter: answer.voter ?? state().klass.voter });
-      if (answer.voter) sessionStorage.setItem(VOTER + answer.code, answer.voter);
+      if (answer.voter) remember(VOTER + answer.code, answer.voter, "session");
       if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
     } else if (!answer.timedOut) {
       const why = refusal(answer.error ?? "");
@@ -101,7 +102,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
 
   async function end() {
     if (!(await runs.main.server.request("class_end")).ok) return;
-    localStorage.removeItem(STORED);
+    remember(STORED, null);
     polls.forget();
     setClass({ role: "none", code: null, presenter: false }, { id: "class.ended" });
   }
@@ -212,7 +213,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
 
   function classEnded(ended) {
     const was = state().klass.role;
-    if (was === "instructor") localStorage.removeItem(STORED);
+    if (was === "instructor") remember(STORED, null);
     polls.forget();
     setClass({ role: "none", code: null, presenter: false }, {
       id: "class.endedBecause", params: { code: ended.code, reason: ENDED[ended.reason] ?? null, raw: ended.reason },

@@ -54,7 +54,9 @@ export function controls(state, runs) {
     timeline: { enabled: reviewable && main.timeline.head > 0 },
     speed: { enabled: !following },
     setup: { enabled: !following && !(leading && polling) },
-    chooseStart: { enabled: !following && settings.mode !== "example" && !state.predict.asking },
+    // An embed with fewer than all its controls has no settings: a tap on its board plays it.
+    chooseStart: { enabled: !following && settings.mode !== "example" && !state.predict.asking
+      && (state.embedded?.controls ?? "full") === "full" },
     help: { enabled: true },
     live: { enabled: following && klass.reviewing },
     mark: { enabled: leading && main.timeline.head > 0 && state.marks.length < MAX_MARKS },

@@ -2,6 +2,7 @@
 // A catalog entry is a string, or an object of plural forms (one, other) chosen by {n}.
 import { EN } from "./words/en.js";
 import { ZH } from "./words/zh.js";
+import { recall, remember } from "./memory.js";
 
 export const CATALOGS = { en: EN, zh: ZH };
 const LOCALES = { en: "en", zh: "zh-CN" };
@@ -31,7 +32,7 @@ export function number(n) {
 
 /** Return the language the user chose last time (or the browser's, the first time). */
 export function preferredLanguage() {
-  const stored = localStorage.getItem(STORED);
+  const stored = recall(STORED);
   if (Object.hasOwn(CATALOGS, stored ?? "")) return stored;
   return navigator.language?.toLowerCase().startsWith("zh") ? "zh" : "en";
 }
@@ -39,7 +40,7 @@ export function preferredLanguage() {
 /** Switch the page's words to lang, remember the choice, and translate the marked elements. */
 export function setLanguage(lang) {
   language = Object.hasOwn(CATALOGS, lang) ? lang : "en";
-  localStorage.setItem(STORED, language);
+  remember(STORED, language);
   document.documentElement.lang = LOCALES[language];
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));

@@ -64,7 +64,9 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
     if (square < 0) return;
     if (can.answer.enabled) answer(square);
     else if (can.chooseStart.enabled) playback.change({ start: square });
+    else if (store.state.embedded && can.play.enabled) playback.playOrPause(); // an embed's board plays and pauses
   });
+  if (els.embedPlay) click(els.embedPlay, playback.playOrPause);
   /** Answer with the square typed in a form's field (keyboards and screen readers answer so). */
   function typed(form, input) {
     on(form, "submit", (event) => {
@@ -124,6 +126,24 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
       note("share", "share.copied");
     } catch {
       note("share", "share.copyThis", { url: location.href });
+    }
+  });
+  const snippet = (patch) => store.update({ snippet: patch, notes: { embed: null } });
+  on(els.embedControls, "change", () => snippet({ controls: els.embedControls.value }));
+  on(els.embedSetup, "change", (event) => {
+    if (event.target.name !== "embed-panel") return;
+    const boxes = [...document.querySelectorAll("input[name=embed-panel]")];
+    snippet({ panels: boxes.filter((box) => box.checked).map((box) => box.value) });
+  });
+  on(els.embedAutoplay, "change", () => snippet({ autoplay: els.embedAutoplay.checked }));
+  on(els.embedLoop, "change", () => snippet({ loop: els.embedLoop.checked }));
+  click(els.embedCopy, async () => {
+    try {
+      await navigator.clipboard.writeText(els.embedCode.value);
+      note("embed", "embed.copied");
+    } catch {
+      els.embedCode.select(); // for the user to copy by hand
+      note("embed", "embed.copyThis");
     }
   });
   click(els.exportJson, () => share("json"));

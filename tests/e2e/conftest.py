@@ -8,6 +8,7 @@ from playwright.sync_api import sync_playwright
 
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.page import READY, artifact
+from tests.support.servers import OtherSite
 from tests.support.waiting import wait_for
 
 VIEWPORT = {"width": 1280, "height": 800}
@@ -82,3 +83,11 @@ def open_page(browser, site):
     yield open_page
     for context in contexts:
         context.close()
+
+
+@pytest.fixture
+def other_site():
+    """Serve another site's pages (set other_site.pages[path] = html), closed after the test."""
+    served = OtherSite()
+    yield served
+    served.close()

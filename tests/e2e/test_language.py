@@ -58,9 +58,11 @@ def catalogs(page):
 
 
 def template_words(page):
-    """Return [id, English] of every marked element of the page as the server renders it."""
-    return page.evaluate(f"""async () => ({MARKED})(
-        new DOMParser().parseFromString(await (await fetch('/')).text(), 'text/html'))""")
+    """Return [id, English] of every marked element of the page and of the embed (whose board has
+    its own Play button and link) as the server renders them."""
+    return page.evaluate(f"""async () => (await Promise.all(['/', '/embed?controls=none'].map(async (path) =>
+        ({MARKED})(new DOMParser().parseFromString(await (await fetch(path)).text(), 'text/html')))))
+        .flat()""")
 
 
 def forms(entry):

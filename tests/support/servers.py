@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
@@ -102,6 +103,44 @@ class LiveServer:
         if engineio.service_task_handle is not None:
             wait_for(lambda: engineio.service_task_event is not None, 5)
             engineio.shutdown()
+
+
+class OtherSite:
+    """Another site's pages (a course page, say), served on a free port of localhost.
+
+    Its address is localhost's, not 127.0.0.1's as the app's is: another origin and another
+    site, as a page of a course's own web server is to the app. pages maps paths to HTML.
+    """
+
+    def __init__(self):
+        self.pages = {}
+        pages = self.pages
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):
+                html = pages.get(self.path)
+                body = (html or "not found").encode()
+                self.send_response(200 if html else 404)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://localhost:{self.httpd.server_port}"
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name="other-site"
+        )
+        self.thread.start()
+
+    def close(self):
+        """Stop serving; wait for the requests under way."""
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(5)
 
 
 def stop_processes(processes, timeout=10):

@@ -1,0 +1,25 @@
+"""Which pages may be shown in another site's frame: the embed, by anyone; the rest, by no one."""
+
+from flask import request
+
+# The routes made for iframes. Every other response refuses frames, so that no site can lay the
+# page under its own buttons (clickjacking) with a class's controls on it.
+FRAMEABLE = {"views.embed"}
+
+
+def init_app(app):
+    """Send every response's framing headers."""
+
+    @app.after_request
+    def frame_headers(response):
+        if request.endpoint in FRAMEABLE:
+            # EMBED_ANCESTORS: the sites allowed to frame the embed; empty: any http(s) site.
+            ancestors = " ".join(app.config["EMBED_ANCESTORS"]) or "*"
+            response.headers["Content-Security-Policy"] = f"frame-ancestors {ancestors}"
+        else:
+            response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+            # For browsers that predate frame-ancestors.
+            response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
+        return response
