@@ -20,6 +20,8 @@ NOT_LEADING = "you do not lead a class"
 NOT_FOLLOWING = "you are not following a class"
 NO_RUN = "there is no run to ask about: start one first"
 QUESTION_OPEN = "a question is open: reveal or cancel it first"
+# Students answer by tapping a square: the example graph has vertices, not squares.
+ON_GRAPH = "questions are asked about a knight's board, not the example graph"
 # How a run that was going goes on when its question is refused after it was paused.
 GOING = {"playing": Player.resume, "skipping": Player.skip}
 
@@ -98,6 +100,8 @@ def _asked_about(klass):
     player = klass.main.player
     if player is None:
         raise ValueError(ENDED if klass.main.result is not None else NO_RUN)
+    if klass.main.started.get("graph") == "example":
+        raise ValueError(ON_GRAPH)
     if player.done:  # its budget has run out: no more moves come
         raise ValueError(ENDED)
     return player

@@ -19,6 +19,7 @@ DEAD_END = next(i for i, (kind, _, _) in enumerate(TOUR) if kind == "backtrack")
 NOT_LEADING = "you do not lead a class"
 NOT_FOLLOWING = "you are not following a class"
 NO_RUN = "there is no run to ask about: start one first"
+ON_GRAPH = "questions are asked about a knight's board, not the example graph"
 ALREADY_OPEN = "a question is open already: reveal or cancel it first"
 ENDED = "the search has ended: there is no next move to predict"
 COMPLETE = "the tour is complete: the next event reports it, not a move"
@@ -230,6 +231,10 @@ def test_a_question_needs_a_run_with_a_move_to_come(people, live_server):
     refused(teacher, "poll_open", None, ENDED)
     assert wait_for(lambda: len(teacher.named("finished")) == 2)
     refused(teacher, "poll_open", None, ENDED)
+    # The example graph has vertices, not squares to tap.
+    example = {"graph": "example", "start": 0, "order": "naive", "speed": 2000, "paused": True}
+    assert teacher.call("start", example)["ok"]
+    refused(teacher, "poll_open", None, ON_GRAPH)
 
 
 def test_answers_are_checked_one_each_for_the_open_question(people):

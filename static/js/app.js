@@ -1,6 +1,7 @@
 // Boot the page: one store, the runs, the actions on them, the views that render the store, and
 // the listeners that turn the user's input into actions.
 import { createClassroom } from "./classroom.js";
+import { createClips, initialClip } from "./clips.js";
 import { controls } from "./controls.js";
 import { SNIPPET, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
@@ -17,6 +18,7 @@ import { Store } from "./store.js";
 import { bindInputs } from "./inputs.js";
 import { createBoardsView } from "./views/boards.js";
 import { createClassView } from "./views/classpanel.js";
+import { createClipView } from "./views/clip.js";
 import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
 import { createEmbedView } from "./views/embed.js";
@@ -58,6 +60,7 @@ const store = new Store({
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
+  clip: initialClip(), // the clip of the search chosen, or being made: see clips.js
 });
 
 const runs = {
@@ -103,11 +106,12 @@ polls = createPolls(store, runs, () => classroom.backToLive());
 classroom = createClassroom(store, runs, playback, limits, polls);
 predictor = createPredictor(store, runs, playback);
 publishView(store, runs);
+const clips = createClips(store, runs);
 
 const boards = createBoardsView(els, reducedMotion);
 const views = [createControlsView(els, limits), createStatusView(els), boards, createCountersView(els),
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
-  createEmbedView(els, limits.joinBase ?? location.origin)];
+  createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin)];
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
@@ -125,7 +129,7 @@ function applyLanguage() {
 }
 store.addEventListener("change", applyLanguage);
 
-bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls });
+bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips });
 const enabled = (name) => controls(store.state, runs)[name].enabled;
 const speedBy = (by) => () => {
   const steps = limits.speeds, at = steps.indexOf(store.state.settings.speed);

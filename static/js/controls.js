@@ -2,6 +2,7 @@
 // derives every control's label, enabled and hidden state from the page's state: the buttons,
 // the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
+import { clipSpan } from "./pacing.js";
 import { predictable } from "./predict.js";
 
 const MAX_MARKS = 30; // bookmarks of a run, as the server's mirror.py takes them
@@ -58,13 +59,20 @@ export function controls(state, runs) {
     chooseStart: { enabled: !following && settings.mode !== "example" && !state.predict.asking
       && (state.embedded?.controls ?? "full") === "full" },
     help: { enabled: true },
+    // The picture is of the knight's board: the example graph is drawn by another view.
+    png: { enabled: settings.mode !== "example" },
     live: { enabled: following && klass.reviewing },
     mark: { enabled: leading && main.timeline.head > 0 && state.marks.length < MAX_MARKS },
     predict: { enabled: predictable(state) },
+    // Students answer with a square: not on the example graph, whose vertices are no squares.
     ask: { enabled: leading && klass.led && state.connection === "up" && !polling && main.run !== null && !main.result
-      && !skipping },
+      && !skipping && settings.mode !== "example" },
     reveal: { enabled: leading && klass.led && polling },
     results: { enabled: state.poll.history.length > 0 },
+    // A clip of the main board (in a race, the first): of events it holds after the chosen point,
+    // one at a time; the example graph is drawn by another view.
+    clip: { enabled: !state.clip.busy && settings.mode !== "example"
+      && clipSpan(main.timeline, main.model.events, state.clip.from).held > 0 },
     // A tap on the board answers the class's question, or the page's own, or chooses the start.
     answer: { enabled: following ? polling && state.poll.mine === null : Boolean(state.predict.asking) },
   };

@@ -3,8 +3,8 @@ import { controls } from "./controls.js";
 import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
 
-/** Listen to every control of the page; actions: {playback, classroom, boards, limits}. */
-export function bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls }) {
+/** Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips}. */
+export function bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips }) {
   const on = (el, type, handler) => el.addEventListener(type, handler);
   const click = (el, handler) => on(el, "click", handler);
   const setView = (patch) => store.update({ view: patch });
@@ -118,7 +118,8 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   async function share(kind) {
     const m = runs.main.model;
     const run = runs.main.run ?? { ...store.state.settings, start: m.start };
-    note("share", await exportTour(kind, m, run, boards.image));
+    const { id, params } = await exportTour(kind, m, run, boards.image);
+    note("share", id, params);
   }
   click(els.copyLink, async () => {
     try {
@@ -148,6 +149,19 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   });
   click(els.exportJson, () => share("json"));
   click(els.exportNotation, () => share("notation"));
-  click(els.exportPng, () => share("png"));
+  click(els.exportPng, () => controls(store.state, runs).png.enabled && share("png"));
+
+  on(els.clipSetup, "change", (event) => {
+    if (event.target.name === "clip-from") clips.choose({ from: event.target.value });
+  });
+  on(els.clipEvents, "change", () => {
+    // Empty (or not a number) is every event from there; more than the page holds is all it holds.
+    const typed = Math.max(1, Math.round(Number(els.clipEvents.value)));
+    clips.choose({ events: els.clipEvents.value.trim() && Number.isFinite(typed) ? typed : null });
+  });
+  on(els.clipPace, "change", () => clips.choose({ pace: Number(els.clipPace.value) }));
+  on(els.clipFormat, "change", () => clips.choose({ format: els.clipFormat.value }));
+  click(els.clipMake, clips.make);
+  click(els.clipCancel, clips.cancel);
   window.matchMedia("(prefers-reduced-motion: reduce)").addEventListener("change", () => store.touch());
 }

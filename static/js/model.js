@@ -56,6 +56,11 @@ export function undo(state, code) {
   return state;
 }
 
+/** Return a copy of the state that moves on its own (apply and undo change it in place). */
+export function copyModel(state) {
+  return { ...state, numbers: state.numbers.slice(), path: state.path.slice() };
+}
+
 /** Return the knight's square, or -1 before the first visit. */
 export function knightSquare(state) {
   return state.path.length ? state.path[state.path.length - 1] : -1;

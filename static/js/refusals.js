@@ -18,6 +18,7 @@ const REFUSALS = [
   [/^you do not lead a class/, "refusal.notLeading"],
   [/^a question is open already/, "refusal.pollOpen"],
   [/^a question is open: /, "refusal.pollWait"],
+  [/^questions are asked about a knight's board/, "refusal.pollGraph"],
   [/^the search has ended: there is no next move/, "refusal.pollEnded"],
   [/^the tour is complete/, "refusal.pollTour"],
   [/^there is no open question/, "refusal.pollNone"],

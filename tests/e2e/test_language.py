@@ -17,7 +17,7 @@ T_LITERAL = re.compile(r"""\bt\(\s*["']([^"']*)["']""")  # t("...")
 # The ids the scripts build at run time, so that no literal names them: `outcome.found${closed}`.
 BUILT = re.compile(r"outcome\.(found|none|all)(Closed)?")
 # ASCII words the Chinese page keeps: proper names, file formats, and the names in the Python code.
-KEPT = {"Warnsdorff", "Roth", "Schwenk", "Python", "JSON", "PNG", "tour", "True", "False"}
+KEPT = {"Warnsdorff", "Roth", "Schwenk", "Python", "JSON", "PNG", "GIF", "WebM", "tour", "True", "False"}
 SCREENS = [(390, 844), (1280, 800), (1920, 1080)]  # phone, laptop, projector
 MID_SEARCH = "() => knightsTour.model.events >= 20 && document.querySelector('#dead-end').textContent"
 

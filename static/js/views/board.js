@@ -1,6 +1,7 @@
 // The board, drawn from a scene on a canvas: squares white or gray, numbered in visit order, the
 // path, the knight, what the search will try next, why it backed out, and the coordinates in a
-// margin. Draws only on animation frames after a change.
+// margin. The page's view draws only on animation frames after a change; its drawing core
+// paints any canvas, at any size, by any clock (a clip's frames).
 import { STYLE } from "../theme.js";
 import { knightSquare } from "../model.js";
 import { fileName, rankName } from "../notation.js";
@@ -20,13 +21,15 @@ export class BoardView {
   constructor(canvas, frame) {
     this.canvas = canvas;
     this.frame = frame;
-    this.ctx = canvas.getContext("2d");
+    this.painter = new BoardPainter(canvas.getContext("2d"));
     this.scene = null;
-    this.geometry = null;    // where the squares and labels go, for the scene's board size
-    this.knight = null;      // { from: [x, y], to: square, t0, ms }
-    this.marks = new BacktrackMarks(STYLE.backtrackMs);
     this.invalidate = frameRequester((now) => this.draw(now));
     watchSize(frame, () => this.fit());
+  }
+
+  /** Return where the squares and labels go, for the scene's board size (null before a scene). */
+  get geometry() {
+    return this.painter.geometry;
   }
 
   /**
@@ -37,7 +40,7 @@ export class BoardView {
     const old = this.scene;
     this.scene = scene;
     if (!scene) return;
-    if (!old || old.model !== scene.model) this.knight = null;
+    if (!old || old.model !== scene.model) this.painter.land();
     const g = this.geometry;
     // Shown again, the canvas may have been sized by another view meanwhile.
     if (!old || g.rows !== scene.model.rows || g.cols !== scene.model.cols) this.fit();
@@ -54,43 +57,91 @@ export class BoardView {
     return row >= 0 && row < g.rows && col >= 0 && col < g.cols ? row * g.cols + col : -1;
   }
 
-  /** Return a PNG of the scene at scale times the screen's size: coordinates, knight at rest. */
-  image(scale = 2) {
+  /**
+   * Return a PNG of the scene as {blob, width, height} (pixels): the board as laid out on screen,
+   * at least scale times its size there and at least side pixels on its longer side, so that it
+   * is sharp on a slide whatever the screen; coordinates, knight at rest.
+   */
+  image({ scale = 2, side = 1600 } = {}) {
     const { scene, geometry: g } = this;
     if (!scene || !g) return Promise.reject(new Error("Nothing is shown on the board."));
     const canvas = document.createElement("canvas");
-    const ctx = scaleCanvas(canvas, g.width, g.height, scale);
-    const knight = knightSquare(scene.model);
-    paint(ctx, g, scene, this.marks.shown(0, true), knight < 0 ? null : middle(g, knight));
-    return new Promise((resolve, reject) => canvas.toBlob(
-      (blob) => (blob ? resolve(blob) : reject(new Error("The image could not be made."))), "image/png"));
+    const ratio = Math.max(scale, side / Math.max(g.width, g.height));
+    this.painter.still(scene, scaleCanvas(canvas, g.width, g.height, ratio));
+    return new Promise((resolve, reject) => canvas.toBlob((blob) => (blob
+      ? resolve({ blob, width: canvas.width, height: canvas.height })
+      : reject(new Error("The image could not be made."))), "image/png"));
   }
 
   fit() {
     if (!this.scene) return;
     const { rows, cols } = this.scene.model;
     // The frame's box inside its borders: the canvas must fit in it.
-    const width = this.frame.clientWidth, height = this.frame.clientHeight;
-    this.geometry = layout(this.ctx, rows, cols, width, height);
-    this.ctx = fitCanvas(this.canvas, this.geometry.width, this.geometry.height);
-    this.knight = null;
+    const g = this.painter.fit(rows, cols, this.frame.clientWidth, this.frame.clientHeight);
+    this.painter.ctx = fitCanvas(this.canvas, g.width, g.height);
     this.invalidate();
   }
 
   draw(now) {
-    const scene = this.scene, g = this.geometry;
-    if (!scene || !g) return;
+    if (!this.scene || !this.geometry) return;
+    if (this.painter.draw(this.scene, now)) this.invalidate();
+  }
+}
+
+/**
+ * The board's drawing core: where the squares go, the picture, the fading marks of backtracks
+ * and the knight's glide, on any canvas at any size, by a clock in milliseconds that the caller
+ * gives (the page's frames, or a clip's simulated time). It knows nothing of the page.
+ */
+export class BoardPainter {
+  /** Draw with ctx, a 2D context set to draw in CSS pixels (see scaleCanvas). */
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.geometry = null; // where the squares and labels go, for the board laid out last
+    this.knight = null;   // { from: [x, y], to: square, t0, ms }
+    this.marks = new BacktrackMarks(STYLE.backtrackMs);
+  }
+
+  /** Lay a rows x cols board out in a width x height box (CSS pixels); return where it goes. */
+  fit(rows, cols, width, height) {
+    this.geometry = layout(this.ctx, rows, cols, width, height);
+    this.knight = null;
+    return this.geometry;
+  }
+
+  /** Put the knight on its square at the next frame, without a glide (another model is shown). */
+  land() {
+    this.knight = null;
+  }
+
+  /**
+   * Note scene's model as it stands at time now, between frames: a clip applies several events
+   * a frame, and each backtrack among them gets its mark, and each move its glide, from its own
+   * time.
+   */
+  note(scene, now) {
+    this.marks.update(scene.model, now, false);
+    this.moveKnight(scene, now);
+  }
+
+  /** Paint scene (see paint) as at time now; return whether frames must follow (a fade, a glide). */
+  draw(scene, now) {
     const held = scene.hold || scene.reducedMotion;
     const fading = this.marks.update(scene.model, now, held);
-    const gliding = this.moveKnight(now);
+    const gliding = this.moveKnight(scene, now);
     const at = this.knight ? this.knightAt(now) : null;
-    paint(this.ctx, g, scene, this.marks.shown(now, held), at);
-    if (fading || gliding) this.invalidate();
+    paint(this.ctx, this.geometry, scene, this.marks.shown(now, held), at);
+    return fading || gliding;
+  }
+
+  /** Paint scene at rest with ctx (this painter's own by default): marks held, knight on its square. */
+  still(scene, ctx = this.ctx) {
+    const knight = knightSquare(scene.model);
+    paint(ctx, this.geometry, scene, this.marks.shown(0, true), knight < 0 ? null : middle(this.geometry, knight));
   }
 
   /** Aim the knight at its square, gliding at slow speeds; return whether it is moving. */
-  moveKnight(now) {
-    const { model, speed, reducedMotion } = this.scene;
+  moveKnight({ model, speed, reducedMotion }, now) {
     const target = knightSquare(model);
     if (target < 0) {
       this.knight = null;

@@ -62,7 +62,7 @@ export function createBoardsView(els, reducedMotion) {
     },
     /** Return the square of the main board under a point of the page, or -1. */
     squareAt: (x, y) => board.squareAt(x, y),
-    /** Return a PNG of the main board, at twice its size on screen. */
-    image: () => board.image(2),
+    /** Return a PNG of the main board, {blob, width, height}, sharp enough for a slide (see BoardView.image). */
+    image: () => board.image(),
   };
 }

@@ -46,6 +46,7 @@ export function createControlsView(els, limits) {
     els.skip.textContent = t(c.skip.label);
     for (const part of [els.boardSetup, els.searchSetup, els.mode]) part.disabled = !c.setup.enabled;
     els.speed.disabled = !c.speed.enabled;
+    els.exportPng.disabled = !c.png.enabled;
 
     const s = state.pending?.settings ?? state.settings;
     setValue(els.rows, String(s.rows));

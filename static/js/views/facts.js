@@ -2,7 +2,7 @@
 // search's call stack, the dead end just left, and each square's name.
 import { linesRun } from "../code.js";
 import { callStack, deadEnd } from "../lesson.js";
-import { undo } from "../model.js";
+import { copyModel, undo } from "../model.js";
 import { t } from "../i18n.js";
 import { squareName } from "../notation.js";
 import { predictable } from "../predict.js";
@@ -65,7 +65,7 @@ export function lastTrace(lane) {
   const cached = traces.get(lane);
   if (cached?.key === key && cached.model === m) return cached.trace;
   // The lines are worked out from the state before the event: undo it on a copy.
-  const before = undo({ ...m, numbers: m.numbers.slice(), path: m.path.slice() }, last);
+  const before = undo(copyModel(m), last);
   const at = m.events - 1;
   if (at > 0 && at - 1 < lane.timeline.first) return []; // the event before it was never received
   const previous = at > lane.timeline.first ? lane.timeline.at(at - 1) : null;

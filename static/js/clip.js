@@ -1,0 +1,235 @@
+// A clip of a lane's search, made off the page from a copy of its model: a video recorded frame
+// by frame by MediaRecorder, in real time, or an animated GIF, encoded as fast as it goes by
+// gifenc (loaded only then). Each frame is painted from the model at its own simulated time, so
+// fades and glides are smooth and the same every time. The page's views, its model and its
+// connection are never touched.
+import { t } from "./i18n.js";
+import { apply, copyModel, undo } from "./model.js";
+import { squareName } from "./notation.js";
+import { clipSpan, gifFrame, gifPlan, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
+import { Film } from "./views/film.js";
+
+// Both are laid out in a 960 x 540 box, caption included. The video, at 2 pixels a CSS pixel,
+// fits a 1920 x 1080 slide at 1:1 (a square board comes out about 960 x 1080) and keeps the
+// board's own shape, so it sits on any slide layout without bars; the type is as large against
+// the board as on the page. The GIF, at 1, is a quarter of the pixels, to keep the file small.
+const VIDEO = { width: 960, height: 540, scale: 2 };
+const GIF = { width: 960, height: 540, scale: 1, read: true };
+const BITRATE = 6_000_000; // flat colours and sharp digits, at 30 frames a second
+// The recorder drops a frame still being encoded when it stops; a quarter second is ten times
+// what the last frame takes, and costs nothing (the clip's last second is a still).
+const FLUSH_MS = 250;
+const GIFENC = "/vendor/gifenc/gifenc.esm.js";
+
+/**
+ * Return what a clip of lane needs, taken at once so that the run may go on (or be reset) while
+ * the clip is made: a copy of the model at the clip's first event (from "start" or "here"), the
+ * codes of the n events after it (all that the lane holds if n is null; never more), and the
+ * run's settings.
+ */
+export function takeClip(lane, from, n) {
+  const { timeline } = lane;
+  const { at, held } = clipSpan(timeline, lane.model.events, from);
+  const count = Math.min(n ?? held, held);
+  const model = copyModel(lane.model);
+  while (model.events > at) undo(model, timeline.at(model.events - 1));
+  model.justFound = at > timeline.first && timeline.at(at - 1) === "found";
+  const codes = Array.from({ length: count }, (_, i) => timeline.at(at + i));
+  return { model, codes, run: lane.run };
+}
+
+/**
+ * Record clip as a video of type ({mime, ext, name}: see pacing.videoType) at pace events a
+ * second; progress(fraction) is told as it goes, and signal (an AbortSignal) stops it with no
+ * file. Resolve with {blob, width, height, seconds}. It takes as long as the video lasts.
+ */
+export async function recordVideo(clip, { type, pace, signal, progress }) {
+  const n = clip.codes.length, length = videoSeconds(n, pace);
+  const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
+  const player = new Player(clip, film, pace, { speed: pace });
+  // No frame is taken but those asked for: each is the painted one, at the time it is asked.
+  const stream = film.canvas.captureStream(0);
+  const [track] = stream.getVideoTracks();
+  const recorder = new MediaRecorder(stream, { mimeType: type.mime, videoBitsPerSecond: BITRATE });
+  const chunks = [];
+  recorder.addEventListener("dataavailable", (event) => event.data.size && chunks.push(event.data));
+  const stopped = new Promise((resolve) => recorder.addEventListener("stop", resolve));
+  let failure = null; // the recorder's error: it stops, and would leave a file cut short
+  recorder.addEventListener("error", (event) => { failure = event.error ?? new Error("The recorder failed."); });
+  recorder.start();
+  const clock = new RecordingClock(recorder);
+  try {
+    for (let k = 0, frames = videoFrames(n, pace); k < frames; k++) {
+      const frame = videoFrame(k, n, pace);
+      await clock.until(frame.t * 1000, signal);
+      if (failure) throw failure;
+      player.show(frame.events, frame.t * 1000);
+      track.requestFrame();
+      progress(frame.t / length);
+    }
+    await sleep(FLUSH_MS, signal);
+  } finally {
+    clock.stop();
+    if (recorder.state !== "inactive") recorder.stop();
+    await stopped;
+    track.stop();
+  }
+  if (failure) throw failure;
+  return { blob: new Blob(chunks, { type: recorder.mimeType || type.mime }), width: film.canvas.width,
+    height: film.canvas.height, seconds: length };
+}
+
+/**
+ * Encode clip as an animated GIF at pace events a second (see pacing.gifPlan), as fast as it
+ * goes, letting the page breathe between frames; progress and signal as for recordVideo.
+ * Resolve with {blob, width, height, seconds, frames, plan}.
+ */
+export async function encodeGif(clip, { pace, signal, progress }) {
+  const { GIFEncoder, quantize, applyPalette } = await import(GIFENC);
+  const n = clip.codes.length, plan = gifPlan(n, pace);
+  // The GIF's frames jump from one to the next, so the knight does too: a glide would show it
+  // a whole frame on the square it left.
+  const film = new Film(clip.model.rows, clip.model.cols, GIF);
+  const player = new Player(clip, film, pace, { speed: 0 });
+  const { width, height } = film.canvas;
+  const gif = GIFEncoder();
+  let ms = 0, before = null;
+  for (let j = 0; j < plan.frames; j++) {
+    signal.throwIfAborted();
+    const frame = gifFrame(j, n, pace, plan);
+    player.show(frame.events, ms);
+    const { data } = film.ctx.getImageData(0, 0, width, height);
+    const pixels = new Uint32Array(data.buffer);
+    // Each frame is kept under the next (disposal 1), which draws only what changed.
+    const { index, ...colours } = indexed(pixels, before, quantize, applyPalette);
+    gif.writeFrame(index, width, height, { ...colours, delay: frame.cs * 10, dispose: 1 });
+    before = pixels;
+    ms += frame.cs * 10;
+    progress((j + 1) / plan.frames);
+    await sleep(0, signal);
+  }
+  gif.finish();
+  return { blob: new Blob([gif.bytesView()], { type: "image/gif" }), width, height, seconds: ms / 1000,
+    frames: plan.frames, plan };
+}
+
+/**
+ * Return a frame's pixels (RGBA, one number each) as a GIF frame's {index, palette, transparent,
+ * transparentIndex}: the first whole; each next one with only the pixels that changed since the
+ * frame before, in a palette of their own, and the rest transparent. A move changes a square or
+ * two of a board, so the frames shrink to little more than that, in colours chosen for it alone.
+ */
+function indexed(pixels, before, quantize, applyPalette) {
+  if (!before) {
+    const rgba = new Uint8Array(pixels.buffer);
+    const palette = quantize(rgba, 256);
+    return { index: applyPalette(rgba, palette), palette };
+  }
+  let count = 0;
+  for (let i = 0; i < pixels.length; i++) if (pixels[i] !== before[i]) count++;
+  const changed = new Uint32Array(count), at = new Uint32Array(count);
+  for (let i = 0, k = 0; i < pixels.length; i++) {
+    if (pixels[i] !== before[i]) [changed[k], at[k++]] = [pixels[i], i];
+  }
+  const rgba = new Uint8Array(changed.buffer);
+  const palette = count ? quantize(rgba, 255) : [];
+  const colours = count ? applyPalette(rgba, palette) : [];
+  // The smallest table (a power of two) with room for one more entry: the transparent one.
+  const size = 2 ** Math.max(1, Math.ceil(Math.log2(palette.length + 1)));
+  while (palette.length < size) palette.push([0, 0, 0]);
+  const index = new Uint8Array(pixels.length).fill(size - 1);
+  for (let k = 0; k < count; k++) index[at[k]] = colours[k];
+  return { index, palette, transparent: true, transparentIndex: size - 1 };
+}
+
+/** The clip's own copy of the model, moved forward and painted by a film, with its caption. */
+class Player {
+  constructor(clip, film, pace, { speed }) {
+    Object.assign(this, { clip, film, pace, shown: 0 });
+    const { model, run } = clip;
+    this.last = model.events + clip.codes.length;
+    this.scene = { model, hints: [], degrees: null, hold: false, deadEnd: null, answers: null, speed,
+      reducedMotion: false };
+    const start = squareName(model.path[0] ?? run.start, model.rows, model.cols);
+    this.title = () => t("clip.captionTitle", { order: t(`order.${run.order}`), rows: model.rows, cols: model.cols,
+      start });
+    film.note(this.scene, 0); // so that the clip's first event is seen as a change
+  }
+
+  /** Apply the clip's events up to its events-th, each at its own time, and paint as at now (ms). */
+  show(events, now) {
+    const { model, codes } = this.clip;
+    while (this.shown < events) {
+      apply(model, codes[this.shown++]);
+      this.film.note(this.scene, (this.shown / this.pace) * 1000);
+    }
+    this.film.frame(this.scene, now, [this.title(), t("clip.captionCount", {
+      at: model.events, of: this.last, visits: model.visits, backtracks: model.backtracks })]);
+  }
+}
+
+/**
+ * Real time for the recorder, from its start, stopped with it while the page is hidden: a hidden
+ * page's timers are slowed to a crawl, and the frames would come late.
+ */
+class RecordingClock {
+  constructor(recorder) {
+    this.recorder = recorder;
+    this.origin = performance.now();
+    this.hiddenSince = null;
+    this.wake = () => {};
+    this.changed = () => this.visibility();
+    document.addEventListener("visibilitychange", this.changed);
+    this.visibility();
+  }
+
+  visibility() {
+    const now = performance.now();
+    if (document.hidden && this.hiddenSince === null) {
+      this.hiddenSince = now;
+      if (this.recorder.state === "recording") this.recorder.pause();
+    } else if (!document.hidden && this.hiddenSince !== null) {
+      this.origin += now - this.hiddenSince;
+      this.hiddenSince = null;
+      if (this.recorder.state === "paused") this.recorder.resume();
+      this.wake();
+    }
+  }
+
+  /** Resolve at ms of the clip's time (hidden spans left out); reject if signal aborts first. */
+  async until(ms, signal) {
+    for (;;) {
+      signal.throwIfAborted();
+      if (this.hiddenSince !== null) {
+        await new Promise((resolve, reject) => {
+          this.wake = resolve;
+          signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+        });
+        continue;
+      }
+      const wait = this.origin + ms - performance.now();
+      if (wait <= 0) return;
+      await sleep(wait, signal);
+    }
+  }
+
+  stop() {
+    document.removeEventListener("visibilitychange", this.changed);
+  }
+}
+
+/** Resolve after ms milliseconds; reject with signal's reason if it aborts first. */
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", abort, { once: true });
+  });
+}

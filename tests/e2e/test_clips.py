@@ -1,0 +1,252 @@
+"""Clips of the search, in a real Chromium: a video (WebM, or MP4 where the browser records only
+MP4) and an animated GIF made from the page's model, each read back in the page; the board as a
+PNG fit for a slide; a clip cancelled, and a clip from the event shown."""
+
+import base64
+import math
+import re
+import struct
+
+from playwright.sync_api import expect
+
+from tests.support.page import READY, STEP, artifact, wait_for_events
+
+WARNSDORFF_5X5 = 26  # events of Warnsdorff's search on 5x5 from a5: 25 visits and its "found"
+TOLERANCE = 0.25  # seconds a recorded length may be off, for the frames' timers
+
+# ([base64, type]) => what a video file holds, read back by a <video>: its length, its size, and
+# how much of its middle frame is drawn (pixels that are not the paper's white).
+READ_VIDEO = """async ([data, type]) => {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const video = document.createElement('video');
+  video.muted = true;
+  video.src = URL.createObjectURL(new Blob([bytes], { type }));
+  await new Promise((loaded, failed) => {
+    video.onloadedmetadata = loaded;
+    video.onerror = () => failed(new Error(`the video does not load: ${video.error?.message}`));
+  });
+  const { duration, videoWidth: width, videoHeight: height } = video;
+  video.currentTime = duration / 2;
+  await new Promise((seeked) => { video.onseeked = seeked; });
+  const canvas = Object.assign(document.createElement('canvas'), { width, height });
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(video, 0, 0);
+  const pixels = ctx.getImageData(0, 0, width, height).data;
+  let inked = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    if (pixels[i] + pixels[i + 1] + pixels[i + 2] < 3 * 200) inked++;
+  }
+  URL.revokeObjectURL(video.src);
+  return { duration, width, height, inked: inked / (width * height) };
+}"""
+
+# (base64) => a GIF read back twice: as an image, and frame by frame by the ImageDecoder.
+READ_GIF = """async (data) => {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const image = new Image();
+  image.src = URL.createObjectURL(new Blob([bytes], { type: 'image/gif' }));
+  await image.decode();
+  const decoder = new ImageDecoder({ data: bytes, type: 'image/gif' });
+  await decoder.tracks.ready;
+  const frames = decoder.tracks.selectedTrack.frameCount;
+  const ms = [];
+  for (let i = 0; i < frames; i++) ms.push((await decoder.decode({ frameIndex: i })).image.duration / 1000);
+  URL.revokeObjectURL(image.src);
+  return { width: image.naturalWidth, height: image.naturalHeight, frames, ms };
+}"""
+
+# (base64) => the size of a PNG, decoded.
+READ_PNG = """async (data) => {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+  return { width: bitmap.width, height: bitmap.height };
+}"""
+
+# Safari's MediaRecorder: MP4 and no WebM.
+NO_WEBM = """{
+  const takes = MediaRecorder.isTypeSupported.bind(MediaRecorder);
+  MediaRecorder.isTypeSupported = (type) => !type.startsWith('video/webm') && takes(type);
+}"""
+
+
+def finished(page, site, query="order=warnsdorff&speed=0"):
+    """Open the page with query's settings, play the search to its end, and open the clip's box."""
+    page.goto(f"{site.url}/?{query}")
+    page.wait_for_function(READY)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.state === 'finished'", timeout=60_000)
+    page.get_by_text("Video or GIF of the search").click()
+
+
+def choose(page, fmt="video", pace=50, events=None, start="the start"):
+    """Choose a clip as a user would: where it starts, how many events, its pace and format."""
+    page.get_by_label(start, exact=True).check()
+    page.get_by_label("Events", exact=True).fill("" if events is None else str(events))
+    page.get_by_label("Events", exact=True).dispatch_event("change")
+    page.get_by_label("Pace").select_option(str(pace))
+    page.get_by_label("Format").select_option(fmt)
+
+
+def make(page, timeout=60_000):
+    """Press Make the clip and return the file saved: (name, bytes); wait until the page is idle."""
+    with page.expect_download(timeout=timeout) as saved:
+        page.get_by_role("button", name="Make the clip").click()
+    name, data = saved.value.suggested_filename, open(saved.value.path(), "rb").read()
+    expect(page.get_by_role("button", name="Make the clip")).to_be_enabled()
+    return name, data
+
+
+def read_video(page, data, kind):
+    """Return what the page reads back from a video file's bytes (see READ_VIDEO)."""
+    return page.evaluate(READ_VIDEO, [base64.b64encode(data).decode(), kind])
+
+
+def gif_frames(n, pace):
+    """Return the frames and delays (ms) a GIF of n events at pace should have: events grouped so
+    that each frame lasts 20 ms or more, the last frame held a second."""
+    group = max(1, math.ceil(2 * pace / 100))
+    frames = math.ceil(n / group) + 1
+    cs = [round((j + 1) * group * 100 / pace) - round(j * group * 100 / pace) for j in range(frames - 1)]
+    return frames, [10 * c for c in cs] + [1000]
+
+
+def assert_decodes(video, seconds):
+    assert abs(video["duration"] - seconds) <= TOLERANCE, (video["duration"], seconds)
+    assert video["width"] > 0 and video["width"] % 2 == 0 and video["height"] % 2 == 0, video
+    assert video["height"] > video["width"] * 0.9, "a square board, its caption under it"
+    assert video["inked"] > 0.2, f"the middle frame is drawn: {video}"
+
+
+def test_a_video_of_the_search_from_its_start(page, site):
+    finished(page, site)
+    choose(page, "video", pace=50)
+    expect(page.locator("#clip-plan")).to_contain_text("A WebM video of 26 events, 1.5 s long")
+    name, data = make(page)
+    assert name == "knights-tour-5x5-from-a5.webm"
+    assert len(data) > 10_000 and data[:4] == b"\x1a\x45\xdf\xa3", "a WebM (Matroska) file"
+    video = read_video(page, data, "video/webm")
+    assert_decodes(video, WARNSDORFF_5X5 / 50 + 1)
+    expect(page.locator("#clip-note")).to_have_text(
+        re.compile(rf"Saved {name}: {video['width']} × {video['height']} pixels, 1\.5 s, [\d,]+ KB\.")
+    )
+    page.screenshot(path=artifact("clip_video_saved.png"))
+
+
+def test_a_browser_that_records_only_mp4_gets_an_mp4(page, site):
+    page.context.add_init_script(NO_WEBM)
+    finished(page, site)
+    expect(page.get_by_label("Format").locator("option").first).to_have_text("Video (MP4)")
+    choose(page, "video", pace=100)
+    name, data = make(page)
+    assert name == "knights-tour-5x5-from-a5.mp4"
+    assert data[4:8] == b"ftyp", "an MP4 (ISO base media) file"
+    assert_decodes(read_video(page, data, "video/mp4"), WARNSDORFF_5X5 / 100 + 1)
+
+
+def test_an_animated_gif_of_the_search(page, site):
+    finished(page, site)
+    pace = 100  # 10 ms an event: two events a frame, each frame 20 ms
+    choose(page, "gif", pace=pace)
+    frames, delays = gif_frames(WARNSDORFF_5X5, pace)
+    expect(page.locator("#clip-plan")).to_contain_text(f"A GIF of 26 events in {frames} frames")
+    name, data = make(page)
+    assert name == "knights-tour-5x5-from-a5.gif"
+    assert data[:6] == b"GIF89a"
+    gif = page.evaluate(READ_GIF, base64.b64encode(data).decode())
+    assert gif["frames"] == frames == 14, gif
+    assert gif["ms"] == delays, "each frame lasts 20 ms, as written; the last is held a second"
+    assert 400 <= max(gif["width"], gif["height"]) <= 600, gif
+    expect(page.locator("#clip-note")).to_contain_text(f"{frames} frames")
+
+
+def test_the_board_as_png_is_sharp_enough_for_a_slide(page, site):
+    finished(page, site)
+    width = page.locator("#board").bounding_box()["width"]
+    with page.expect_download() as saved:
+        page.get_by_role("button", name="Board as PNG").click()
+    data = open(saved.value.path(), "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    size = struct.unpack(">II", data[16:24])
+    image = page.evaluate(READ_PNG, base64.b64encode(data).decode())
+    assert (image["width"], image["height"]) == size
+    assert image["width"] >= 2 * width and max(size) >= 1600, (size, width)
+    expect(page.locator("#share-note")).to_have_text(
+        f"The board was saved as a PNG image of {size[0]} × {size[1]} pixels, with its coordinates."
+    )
+
+
+def test_a_phones_png_is_as_large_as_a_laptops(page, site):
+    page.set_viewport_size({"width": 390, "height": 844})
+    finished(page, site)
+    width = page.locator("#board").bounding_box()["width"]
+    assert width < 400
+    with page.expect_download() as saved:
+        page.get_by_role("button", name="Board as PNG").click()
+    size = struct.unpack(">II", open(saved.value.path(), "rb").read()[16:24])
+    assert max(size) >= 1600 and size[0] >= 2 * width, (size, width)
+
+
+def test_a_cancelled_video_saves_nothing(page, site):
+    finished(page, site)
+    choose(page, "video", pace=1)  # 27 s of video, recorded as it plays
+    downloads = []
+    page.on("download", lambda download: downloads.append(download.suggested_filename))
+    page.get_by_role("button", name="Make the clip").click()
+    progress = page.get_by_role("progressbar", name="Making the clip")
+    expect(progress).to_be_visible()
+    expect(page.get_by_role("button", name="Make the clip")).to_be_hidden()
+    expect(page.get_by_label("Format")).to_be_disabled()
+    page.wait_for_function("() => knightsTour.store.clip.progress > 0")
+    page.get_by_role("button", name="Cancel", exact=True).click()
+    expect(page.locator("#clip-note")).to_have_text("The clip was cancelled: nothing was saved.")
+    expect(progress).to_be_hidden()
+    expect(page.get_by_role("button", name="Make the clip")).to_be_enabled()
+    expect(page.get_by_label("Format")).to_be_enabled()
+    assert downloads == []
+    # The next file the page saves is the next clip: the cancelled one never comes.
+    choose(page, "gif", pace=500)
+    name, _ = make(page)
+    assert downloads == [name] == ["knights-tour-5x5-from-a5.gif"]
+
+
+def test_a_clip_from_the_event_shown(page, site):
+    finished(page, site)
+    for events in range(WARNSDORFF_5X5 - 1, WARNSDORFF_5X5 - 7, -1):
+        page.get_by_role("button", name="Step back").click()
+        wait_for_events(page, events)
+    choose(page, "video", pace=20, start="here (the event shown)")
+    expect(page.get_by_label("Events", exact=True)).to_have_attribute("placeholder", "all 6")
+    name, data = make(page)
+    assert_decodes(read_video(page, data, "video/webm"), 6 / 20 + 1)
+    shown = page.evaluate("() => knightsTour.model.events")
+    assert shown == WARNSDORFF_5X5 - 6, "the page's own board did not move"
+    # Fewer events than there are: the first ones from here.
+    choose(page, "video", pace=20, events=2, start="here (the event shown)")
+    expect(page.locator("#clip-plan")).to_contain_text("A WebM video of 2 events, 1.1 s long")
+    _, data = make(page)
+    assert_decodes(read_video(page, data, "video/webm"), 2 / 20 + 1)
+
+
+def test_the_clip_needs_events_of_the_knights_board(page, site):
+    make_button = page.get_by_role("button", name="Make the clip")
+    page.get_by_text("Video or GIF of the search").click()
+    expect(make_button).to_be_disabled()
+    expect(page.locator("#clip-plan")).to_have_text(
+        "Play or step the search first: a clip shows the events the page has received."
+    )
+    page.get_by_role("button", **STEP).click()
+    wait_for_events(page, 1)
+    expect(make_button).to_be_enabled()
+    page.get_by_label("here (the event shown)").check()
+    expect(make_button).to_be_disabled()
+    expect(page.locator("#clip-plan")).to_contain_text("Nothing comes after the event shown")
+    page.get_by_label("the start", exact=True).check()
+    expect(make_button).to_be_enabled()
+    page.get_by_label("The textbook's example graph (A to F)").check()
+    page.get_by_role("button", name="End this search and change").click()
+    expect(make_button).to_be_disabled()
+    expect(page.locator("#clip-plan")).to_have_text(
+        "Clips show the knight's board; the example graph has none."
+    )
+    # Nor a picture of the board: the graph is drawn by another view.
+    expect(page.get_by_role("button", name="Board as PNG")).to_be_disabled()
