@@ -1,6 +1,7 @@
 """The embeddable board in another site's page: it plays there; the page itself refuses frames."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.page import READY, artifact
 
@@ -126,5 +127,6 @@ def test_the_embed_code_copied_from_the_page_plays_and_loops_on_another_site(sit
     frame.wait_for_function("knightsTour.store.run.replaying && knightsTour.model.events < 26")
     frame.locator("#embed-play").click()
     frame.wait_for_function("!knightsTour.store.run.replaying")
-    assert frame.locator("#embed-play").text_content() == "Play"
+    # The button's label follows on the next frame's render: wait for it, not read it at once.
+    expect(frame.locator("#embed-play")).to_have_text("Play")
     assert frame.evaluate("knightsTour.model.events") < 26
