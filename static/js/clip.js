@@ -4,7 +4,7 @@
 // fades and glides are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
 import { t } from "./i18n.js";
-import { apply, copyModel, undo } from "./model.js";
+import { apply, copyModel, rewind } from "./model.js";
 import { squareName } from "./notation.js";
 import { clipSpan, gifFrame, gifPlan, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
 import { Film } from "./views/film.js";
@@ -31,9 +31,7 @@ export function takeClip(lane, from, n) {
   const { timeline } = lane;
   const { at, held } = clipSpan(timeline, lane.model.events, from);
   const count = Math.min(n ?? held, held);
-  const model = copyModel(lane.model);
-  while (model.events > at) undo(model, timeline.at(model.events - 1));
-  model.justFound = at > timeline.first && timeline.at(at - 1) === "found";
+  const model = rewind(copyModel(lane.model), timeline, at);
   const codes = Array.from({ length: count }, (_, i) => timeline.at(at + i));
   return { model, codes, run: lane.run };
 }

@@ -1,7 +1,7 @@
 // One run as the page sees it: its own connection, the events received, and the model the
 // view shows (which can lag behind what was received, when the user steps back).
 import { connect } from "./connection.js";
-import { apply, createModel, fromSnapshot, undo } from "./model.js";
+import { apply, createModel, fromSnapshot, rewind } from "./model.js";
 import { knightMoves } from "./orderings.js";
 import { Timeline } from "./timeline.js";
 
@@ -114,8 +114,7 @@ export class Lane {
   back() {
     const at = this.model.events;
     if (at <= this.timeline.first) return false;
-    undo(this.model, this.timeline.at(at - 1));
-    this.model.justFound = at - 1 > this.timeline.first && this.timeline.at(at - 2) === "found";
+    rewind(this.model, this.timeline, at - 1);
     return true;
   }
 

@@ -56,6 +56,16 @@ export function undo(state, code) {
   return state;
 }
 
+/**
+ * Move the state back to event number goal, undoing the events timeline holds (its at(i) is
+ * event i's code, from its first): a tour reported just before goal shows as just found.
+ */
+export function rewind(state, timeline, goal) {
+  while (state.events > goal) undo(state, timeline.at(state.events - 1));
+  state.justFound = goal > timeline.first && timeline.at(goal - 1) === "found";
+  return state;
+}
+
 /** Return a copy of the state that moves on its own (apply and undo change it in place). */
 export function copyModel(state) {
   return { ...state, numbers: state.numbers.slice(), path: state.path.slice() };
