@@ -5,7 +5,7 @@
 import { STYLE } from "../theme.js";
 import { knightSquare } from "../model.js";
 import { fileName, rankName } from "../notation.js";
-import { BacktrackMarks, fitCanvas, frameRequester, scaleCanvas, watchSize } from "./canvas.js";
+import { BacktrackMarks, fitCanvas, frameRequester, frameTime, scaleCanvas, watchSize } from "./canvas.js";
 
 // A knight's head facing left, in a 100 x 100 box.
 const KNIGHT = new Path2D(
@@ -23,6 +23,7 @@ export class BoardView {
     this.frame = frame;
     this.painter = new BoardPainter(canvas.getContext("2d"));
     this.scene = null;
+    this.fitted = null; // what the canvas was last fitted to: board, box, density and backing store
     this.invalidate = frameRequester((now) => this.draw(now));
     watchSize(frame, () => this.fit());
   }
@@ -43,8 +44,8 @@ export class BoardView {
     if (!old || old.model !== scene.model) this.painter.land();
     const g = this.geometry;
     // Shown again, the canvas may have been sized by another view meanwhile.
-    if (!old || g.rows !== scene.model.rows || g.cols !== scene.model.cols) this.fit();
-    else this.invalidate();
+    const refit = !old || g.rows !== scene.model.rows || g.cols !== scene.model.cols;
+    if (!(refit && this.fit())) this.invalidate();
   }
 
   /** Return the square under a point of the page, or -1 (also on the margin). */
@@ -73,13 +74,24 @@ export class BoardView {
       : reject(new Error("The image could not be made."))), "image/png"));
   }
 
+  /**
+   * Lay the board out in the frame's box and paint it at once, unless nothing it depends on has
+   * changed; return whether it was painted.
+   */
   fit() {
-    if (!this.scene) return;
+    if (!this.scene) return false;
     const { rows, cols } = this.scene.model;
     // The frame's box inside its borders: the canvas must fit in it.
-    const g = this.painter.fit(rows, cols, this.frame.clientWidth, this.frame.clientHeight);
+    const width = this.frame.clientWidth, height = this.frame.clientHeight;
+    const key = [rows, cols, width, height, window.devicePixelRatio || 1].join(" ");
+    const f = this.fitted;
+    if (f && f.key === key && f.backing === `${this.canvas.width} ${this.canvas.height}`) return false;
+    const g = this.painter.fit(rows, cols, width, height);
     this.painter.ctx = fitCanvas(this.canvas, g.width, g.height);
-    this.invalidate();
+    this.fitted = { key, backing: `${this.canvas.width} ${this.canvas.height}` };
+    // Sizing the canvas erased it: painted on the next frame, it would show empty on this one.
+    this.draw(frameTime());
+    return true;
   }
 
   draw(now) {

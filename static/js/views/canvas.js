@@ -13,14 +13,32 @@ export function scaleCanvas(canvas, width, height, ratio = window.devicePixelRat
   return ctx;
 }
 
-/** Size canvas to width x height CSS pixels, backed at the screen's pixel density; return its context. */
-export function fitCanvas(canvas, width, height) {
+/**
+ * Size canvas to width x height CSS pixels, backed at the screen's pixel density; return its
+ * context. A canvas already of that size keeps its picture (sizing a canvas erases it).
+ */
+export function fitCanvas(canvas, width, height, ratio = window.devicePixelRatio || 1) {
+  const same = canvas.width === Math.max(1, Math.round(width * ratio))
+    && canvas.height === Math.max(1, Math.round(height * ratio))
+    && canvas.style.width === `${width}px` && canvas.style.height === `${height}px`;
   canvas.style.width = `${width}px`;
   canvas.style.height = `${height}px`;
-  return scaleCanvas(canvas, width, height);
+  if (!same) return scaleCanvas(canvas, width, height, ratio);
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  return ctx;
 }
 
-/** Call callback when element resizes and when the pixel density changes (a window moved screens). */
+/** Return the time of the frame being made, on the clock of requestAnimationFrame. */
+export function frameTime() {
+  return document.timeline?.currentTime ?? performance.now();
+}
+
+/**
+ * Call callback when element resizes and when the pixel density changes (a window moved screens).
+ * It runs after the frame's animation callbacks and before its paint: a canvas it re-sizes must
+ * be painted again then, or the frame shows it empty.
+ */
 export function watchSize(element, callback) {
   new ResizeObserver(() => callback()).observe(element);
   // A media query matches one density only, so each change arms a query for the new one.

@@ -2,7 +2,7 @@
 // in visit order, the path, and a mark on a vertex the search backs out of.
 import { STYLE } from "../theme.js";
 import { knightSquare } from "../model.js";
-import { BacktrackMarks, fitCanvas, frameRequester, watchSize } from "./canvas.js";
+import { BacktrackMarks, fitCanvas, frameRequester, frameTime, watchSize } from "./canvas.js";
 
 // Where each vertex sits, as fractions of the canvas, after the textbook's figure.
 const PLACES = [[0.12, 0.5], [0.4, 0.18], [0.88, 0.18], [0.4, 0.82], [0.66, 0.82], [0.88, 0.5]];
@@ -47,7 +47,8 @@ export class GraphView {
     const w = Math.max(1, Math.floor(Math.min(width, height * ASPECT))), h = Math.floor(w / ASPECT);
     this.ctx = fitCanvas(this.canvas, w, h);
     this.size = [w, h];
-    this.invalidate();
+    // Sizing the canvas erased it: painted on the next frame, it would show empty on this one.
+    this.draw(frameTime());
   }
 
   point(v) {

@@ -1,0 +1,102 @@
+"""The board holds still during a run: its box keeps its size and no frame shows it empty, on a
+phone, a laptop and a projector, alone, in the race and in presenter view."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from server.class_events import classes
+from tests.support.waiting import wait_for
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+PROJECTOR = {"width": 1920, "height": 1080}
+RUN = "rows=6&cols=6&speed=60"  # a naive 6x6 search at 60 moves a second: hints come and go
+
+# Count the resizes of each board's box and canvas once the run has started, and look at the
+# canvases on every animation frame: a canvas re-fitted and left unpainted shows no board (its
+# pixels are transparent), and the page shows what a frame starts with until it paints.
+WATCH = """(ids) => {
+  const watch = { resizes: {}, frames: 0, empty: 0, emptyAt: [] };
+  for (const id of ids) {
+    watch.resizes[id] = 0;
+    let first = true; // an observer reports the size it finds when it starts: not a resize
+    new ResizeObserver(() => { if (first) first = false; else watch.resizes[id]++; })
+      .observe(document.getElementById(id));
+  }
+  const canvases = [...document.querySelectorAll('.lane:not([hidden]) canvas')];
+  const blank = (canvas) => {
+    const { width: w, height: h } = canvas;
+    const ctx = canvas.getContext('2d');
+    // The corners of the margin and the middle of the board: painted whatever the position.
+    const points = [[1, 1], [w - 2, h - 2], [w >> 1, h >> 1]];
+    return points.some(([x, y]) => ctx.getImageData(x, y, 1, 1).data[3] === 0);
+  };
+  const tick = () => {
+    watch.frames++;
+    for (const canvas of canvases) {
+      if (blank(canvas)) { watch.empty++; watch.emptyAt.push(watch.frames); }
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  window.steady = watch;
+}"""
+IDS = ["board-frame", "board-box", "board", "board-box-second", "board-second"]
+# Enough of the run to pass many dead ends (where the hints go) and the frames that follow them.
+ENOUGH = "([events, frames]) => knightsTour.model.events >= events && window.steady.frames >= frames"
+
+
+def watch_a_run(page, events=240, frames=60):
+    """Play, watch the boards from the first event until events events and frames frames have
+    passed; return what was seen."""
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.model.events > 0")
+    page.evaluate(WATCH, IDS)
+    page.wait_for_function(ENOUGH, arg=[events, frames], timeout=60_000)
+    page.get_by_role("button", name="Pause").click()
+    return page.evaluate("() => window.steady")
+
+
+def assert_steady(seen):
+    resized = {name: n for name, n in seen["resizes"].items() if n}
+    assert seen["frames"] > 0
+    assert (resized, seen["empty"]) == ({}, 0), (
+        f"resizes during the run: {resized}; {seen['empty']} of {seen['frames']} frames showed an empty board"
+    )
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP, PROJECTOR], ids=["390", "1280", "1920"])
+@pytest.mark.parametrize("mode", ["board", "compare"])
+def test_the_board_neither_resizes_nor_blanks_during_a_run(open_page, viewport, mode):
+    page = open_page(f"/?{RUN}&mode={mode}", viewport=viewport)
+    assert_steady(watch_a_run(page))
+
+
+@pytest.fixture
+def instructor(open_page, site):
+    """Return instructor(path, viewport): a page that leads a class; end each after."""
+    led = []
+
+    def instructor(path, viewport):
+        page = open_page(path, viewport=viewport)
+        page.get_by_role("button", name="Start a class").click()
+        expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+        led.append(page)
+        return page
+
+    yield instructor
+    for page in led:
+        if page.locator("#presenter-bar").is_visible():
+            page.get_by_role("button", name="Leave presenter view").click()
+        page.get_by_role("button", name="End class").click()
+    assert wait_for(lambda: len(classes(site.app)) == 0, 5), "a class outlived its end"
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PROJECTOR], ids=["1280", "1920"])
+def test_the_board_holds_still_in_presenter_view(instructor, viewport):
+    page = instructor(f"/?{RUN}", viewport)
+    page.get_by_role("button", name="Presenter view").click()
+    expect(page.locator("#presenter-bar")).to_be_visible()
+    assert_steady(watch_a_run(page))
