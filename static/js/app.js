@@ -3,9 +3,9 @@
 import { createClassroom } from "./classroom.js";
 import { createClips, initialClip } from "./clips.js";
 import { controls } from "./controls.js";
-import { SNIPPET, playOnItsOwn } from "./embed.js";
+import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
-import { preferredLanguage, setLanguage } from "./i18n.js";
+import { preferredLanguage, setLanguage, t } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
 import { Lane } from "./lane.js";
 import { publishView } from "./mirror.js";
@@ -151,6 +151,12 @@ listenForShortcuts({
 
 applyLanguage();
 playback.showIdle();
+// A link's values the page could not use are said once, in place of the first status.
+const ignored = [...link.ignored, ...(embedded ? embedIgnored(location.search, embedded) : [])];
+if (ignored.length) {
+  playback.note("status.linkIgnored", { values: ignored.join(t("list.comma")) });
+  if (embedded) console.warn(t("status.linkIgnored", { values: ignored.join(", ") })); // for the site's author
+}
 if (embedded) playOnItsOwn(store, runs, playback, reducedMotion);
 else classroom.invited(link.classCode);
 

@@ -27,6 +27,23 @@ export function frameSize(snippet) {
   return [BOARD + panels, BOARD + (snippet.controls === "minimal" ? CONTROLS_ROW : 0)];
 }
 
+const SWITCHES = ["true", "1", "yes", "false", "0", "no", ""]; // what the server reads autoplay and loop as
+
+/** Return the embed options of address search that the embed could not use (see embedded), as "key=value". */
+export function embedIgnored(search, embedded) {
+  const params = new URLSearchParams(search);
+  const ignored = [];
+  const given = (key) => params.get(key);
+  if (params.has("controls") && given("controls") !== embedded.controls) ignored.push(`controls=${given("controls")}`);
+  const panels = (given("panels") ?? "").split(",").filter((name) => name && !embedded.panels.includes(name));
+  if (panels.length) ignored.push(`panels=${panels.join(",")}`);
+  if (params.has("lang") && given("lang") !== embedded.language) ignored.push(`lang=${given("lang")}`);
+  for (const key of ["autoplay", "loop"]) {
+    if (params.has(key) && !SWITCHES.includes(given(key).toLowerCase())) ignored.push(`${key}=${given(key)}`);
+  }
+  return ignored;
+}
+
 const escape = (text) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /** Return the <iframe> HTML of the embed (its title in the page's language). */

@@ -37,10 +37,17 @@ export function preferredLanguage() {
   return navigator.language?.toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
-/** Switch the page's words to lang, remember the choice, and translate the marked elements. */
+/** Keep lang as the reader's choice, for the pages they open next. */
+export function rememberLanguage(lang) {
+  if (Object.hasOwn(CATALOGS, lang)) remember(STORED, lang);
+}
+
+/**
+ * Switch the page's words to lang and translate the marked elements. Only the reader's own
+ * choice is remembered (rememberLanguage): an embed's lang is that embed's alone.
+ */
 export function setLanguage(lang) {
   language = Object.hasOwn(CATALOGS, lang) ? lang : "en";
-  remember(STORED, language);
   document.documentElement.lang = LOCALES[language];
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));

@@ -1,5 +1,6 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
 import { controls } from "./controls.js";
+import { rememberLanguage } from "./i18n.js";
 import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
 
@@ -95,7 +96,10 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   on(els.lesson, "change", () => setView({ lesson: els.lesson.checked }));
   on(els.lines, "change", () => setView({ lines: els.lines.checked }));
   on(els.lessonSide, "change", (event) => setView({ side: event.target.value }));
-  on(els.language, "change", () => setView({ language: els.language.value }));
+  on(els.language, "change", () => {
+    rememberLanguage(els.language.value);
+    setView({ language: els.language.value });
+  });
   click(els.help, () => els.helpDialog.showModal());
   on(els.position, "toggle", () => store.touch()); // the text view is written only while open
 

@@ -106,7 +106,7 @@ export function createPlayback(store, runs) {
     if (ended) trace.push(...endLines(main.model, code));
     if (apply === 0) main.forward();
     const line = { event: at, index: 0, apply, trace, ended: Boolean(ended) };
-    store.update({ run: { line: trace.length > 1 ? line : null, wantLine: false } });
+    store.update({ run: { line: trace.length > 1 ? line : null, wantLine: false, note: null } });
   }
 
   async function step() {
@@ -124,13 +124,13 @@ export function createPlayback(store, runs) {
     const byLine = view.lines && !racing() && !state().predict.on;
     if (following()) {
       review();
-      if (main.forward()) store.update({ run: { line: null } });
+      if (main.forward()) store.update({ run: { line: null, note: whereShown() } });
       return;
     }
     if (!racing() && !main.atHead()) {
       await pauseRun();
       if (byLine) traceEvent(main.model.events);
-      else if (main.advance()) store.update({ run: { line: null } });
+      else if (main.advance()) store.update({ run: { line: null, note: whereShown() } });
       else main.hooks.changed(); // held by a question: it is asked now
       return;
     }
@@ -152,11 +152,18 @@ export function createPlayback(store, runs) {
     if (runs.main.back()) store.update({ run: { line: null, note: { id: "status.steppedBack", params: { at: runs.main.model.events } } } });
   }
 
+  /** Return the note of the event the view shows, behind the last received (null at it). */
+  function whereShown() {
+    const main = runs.main;
+    return main.atHead() ? null : { id: "status.atEvent", params: { at: main.model.events, head: main.timeline.head } };
+  }
+
   async function seek(target) {
     if (!allowed("timeline")) return;
     await pauseRun();
     runs.main.seek(target);
-    store.update({ run: { line: null } });
+    // What the status said of the view's last position (a step back, say) is no longer so.
+    store.update({ run: { line: null, note: whereShown() } });
   }
 
   /** Play back the events already received, at the chosen speed, then go on live. */
@@ -216,8 +223,13 @@ export function createPlayback(store, runs) {
    */
   function change(patch) {
     if (!allowed("setup")) return;
-    const { settings, run } = state();
-    const wanted = normalise({ ...settings, ...patch });
+    const { settings, run, pending } = state();
+    // A change waiting for confirmation holds every field changed so far: each adds to it.
+    const base = pending?.settings ?? settings;
+    // A square of the board is no vertex of the example graph, nor the other way: the example
+    // starts at A, as the book's walkthrough does, and a board at its first square, unless chosen.
+    const crossed = "mode" in patch && !("start" in patch) && (patch.mode === "example") !== (base.mode === "example");
+    const wanted = normalise({ ...base, ...patch, ...(crossed && { start: 0 }) });
     if (underWay(run.status)) { store.update({ pending: { settings: wanted } }); return; }
     const undo = run.status === "finished"
       ? { settings, lanes: [runs.main.stash(), runs.second.stash()] } : null;
@@ -255,7 +267,9 @@ export function createPlayback(store, runs) {
 
   function setSpeed(speed) {
     if (!allowed("speed")) return;
-    store.update({ settings: { speed } });
+    // The speed applies at once; a change waiting for confirmation keeps it too.
+    const pending = state().pending;
+    store.update({ settings: { speed }, ...(pending && { pending: { settings: { ...pending.settings, speed } } }) });
     if (["playing", "paused"].includes(state().run.status)) sendAll("speed", { speed });
   }
 

@@ -1,5 +1,6 @@
 // The settings of a run as the page keeps them, their limits (which the server's page states),
 // and the address that sets them up again: every value a link brings is checked.
+import { parseSquare } from "./notation.js";
 
 const MODES = ["board", "compare", "example"];
 
@@ -27,34 +28,50 @@ export function defaultSettings(limits) {
   };
 }
 
-/** Return settings with a link's values (those that are valid) in place; and its class code. */
+/**
+ * Return settings with a link's values (those that are valid) in place; its class code; and
+ * the values it gave that were not used, as "key=value" texts.
+ */
 export function fromLink(search, settings, limits) {
   const params = new URLSearchParams(search);
+  const ignored = [];
   const get = (key) => (params.has(key) ? params.get(key) : null);
+  /** Return value if ok; else note the link's value of key as not used, and return fallback. */
+  const take = (key, ok, value, fallback) => {
+    if (ok) return value;
+    if (get(key) !== null) ignored.push(`${key}=${get(key)}`);
+    return fallback;
+  };
   const int = (key, low, high, fallback) => {
     const raw = get(key);
     const value = raw !== null && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-    return value >= low && value <= high ? value : fallback;
+    return take(key, value >= low && value <= high, value, fallback);
   };
   // Only values in the lists themselves count: never a property every object has, like "constructor".
-  const pick = (key, list, fallback) => (list.includes(get(key)) ? get(key) : fallback);
+  const pick = (key, list, fallback) => take(key, list.includes(get(key)), get(key), fallback);
+  const yes = (key) => take(key, ["true", "false"].includes(get(key)), get(key) === "true", false);
   const rows = int("rows", 1, limits.maxSide, settings.rows);
   const cols = int("cols", 1, limits.maxSide, settings.cols);
   const mode = pick("mode", MODES, settings.mode);
-  const count = mode === "example" ? limits.example.names.length : rows * cols;
+  const names = limits.example.names;
+  const count = mode === "example" ? names.length : rows * cols;
+  // The start as the page writes it (c3, or a vertex's letter), or as its number.
+  const raw = get("start") ?? "";
+  const named = mode === "example" ? names.indexOf(raw.toUpperCase()) : parseSquare(raw, rows, cols);
+  const start = named >= 0 ? named : int("start", 0, count - 1, 0);
   const speed = Number(get("speed"));
   const next = {
-    mode, rows, cols,
-    start: int("start", 0, count - 1, 0),
+    mode, rows, cols, start,
     order: pick("order", limits.orders, settings.order),
     seed: int("seed", 0, limits.maxSeed, settings.seed),
-    closed: get("closed") === "true",
-    allTours: get("all") === "true",
+    closed: yes("closed"),
+    allTours: yes("all"),
     budget: int("budget", 1, limits.maxBudget, null),
-    speed: get("speed") !== null && limits.speeds.includes(speed) ? speed : settings.speed,
+    speed: take("speed", get("speed") !== null && limits.speeds.includes(speed), speed, settings.speed),
   };
   const code = (get("class") ?? "").toUpperCase();
-  return { settings: next, classCode: /^[A-Z0-9]{5}$/.test(code) ? code : null };
+  const classCode = take("class", /^[A-Z0-9]{5}$/.test(code), code, null);
+  return { settings: next, classCode, ignored };
 }
 
 /** Return the page's address for its settings (and the class it is in, if any). */

@@ -130,3 +130,39 @@ def test_the_embed_code_copied_from_the_page_plays_and_loops_on_another_site(sit
     # The button's label follows on the next frame's render: wait for it, not read it at once.
     expect(frame.locator("#embed-play")).to_have_text("Play")
     assert frame.evaluate("knightsTour.model.events") < 26
+
+
+def test_an_embeds_language_is_its_own_and_the_readers_choice_stays_theirs(site, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    try:
+        reader = context.new_page()
+        reader.goto(f"{site.url}/embed?{TOUR}&lang=zh&controls=full")
+        reader.wait_for_function(READY)
+        expect(reader.locator("html")).to_have_attribute("lang", "zh-CN")
+        # The site itself, and another embed with no lang, open in the reader's language.
+        reader.goto(site.url)
+        reader.wait_for_function(READY)
+        expect(reader.locator("html")).to_have_attribute("lang", "en")
+        reader.goto(f"{site.url}/embed?{TOUR}&controls=full")
+        reader.wait_for_function(READY)
+        expect(reader.locator("html")).to_have_attribute("lang", "en")
+        # The reader's own choice is kept, and an embed's lang does not undo it.
+        reader.goto(site.url)
+        reader.wait_for_function(READY)
+        reader.locator("#language").select_option("zh")
+        reader.goto(f"{site.url}/embed?{TOUR}&lang=en&controls=full")
+        reader.wait_for_function(READY)
+        expect(reader.locator("html")).to_have_attribute("lang", "en")
+        reader.goto(site.url)
+        reader.wait_for_function(READY)
+        expect(reader.locator("html")).to_have_attribute("lang", "zh-CN")
+    finally:
+        context.close()
+
+
+def test_an_embeds_options_not_used_are_said(open_page):
+    page = open_page("/embed?rows=99&cols=5&controls=full&panels=code,bogus&lang=fr")
+    expect(page.get_by_role("status")).to_have_text(
+        "This link's rows=99, panels=bogus, lang=fr could not be used (out of range or unknown):"
+        " the usual settings stand in."
+    )

@@ -1,4 +1,5 @@
-"""Crafted links: names every JavaScript object has, in place of settings, fall back to defaults."""
+"""Crafted links: names every JavaScript object has, in place of settings, fall back to defaults;
+the values a link gave that were not used are said."""
 
 import re
 
@@ -46,3 +47,26 @@ def test_a_crafted_class_link_joins_the_class(page, site, open_page):
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     page.get_by_role("button", name="End class").click()
     assert wait_for(lambda: len(classes(site.app)) == 0, 5)
+
+
+def test_a_links_values_not_used_are_said_once_in_the_status(page, site):
+    page.goto(f"{site.url}/?rows=999&cols=6&start=zz99&order=bogus&closed=maybe")
+    page.wait_for_function(READY)
+    status = page.get_by_role("status")
+    expect(status).to_have_text(
+        "This link's rows=999, start=zz99, order=bogus, closed=maybe could not be used"
+        " (out of range or unknown): the usual settings stand in."
+    )
+    expect(page.get_by_label("Rows", exact=True)).to_have_value("5")
+    expect(page.get_by_label("Columns", exact=True)).to_have_value("6")
+    page.get_by_role("button", name="Step", exact=True).click()
+    expect(status).to_have_text("Paused: press Step to see the next move.")
+    # The page's own address, as it rewrote it, brings no complaint.
+    page.reload()
+    page.wait_for_function(READY)
+    expect(status).to_contain_text("Ready")
+    # In Chinese too; and a start by name, as the page writes squares, is used.
+    page.goto(f"{site.url}/?rows=6&cols=6&start=c3&speed=7")
+    page.locator("#language").select_option("zh")
+    expect(status).to_have_text("此链接中的 speed=7 无法使用（超出范围或无法识别）：已改用通常的设置。")
+    expect(page.locator("#start")).to_have_value("c3")

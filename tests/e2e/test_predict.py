@@ -60,8 +60,16 @@ def test_each_move_is_asked_judged_against_the_engine_and_explained(open_page):
     name = square_name(answers[1], 5, 5)
     expect(page.locator("#predict-feedback")).to_have_text(f"Right: the knight goes to {name}.")
     why = page.locator("#predict-why")
-    expect(why).to_contain_text("Naive tries the moves from a5 by square number")
-    expect(why).to_contain_text(f"lowest-numbered square not on the path is {name}")
+    # The naive order in words a student can check on the board, with no square's hidden number.
+    expect(why).to_have_text(
+        "Naive tries the moves from a5 in reading order: the top row first, each row from left to right:"
+        f" c4, b3. The first not on the path is {name}."
+    )
+    # Stepped, the run stays paused after the answer, and the box says so and why.
+    expect(page.locator("#predict-question")).to_have_text(
+        "Paused, as the search was when asked: an answer, right or wrong, only shows the move."
+        " Press Step or Play to go on."
+    )
     assert model(page, "events") == 2
     # A wrong answer: the knight still makes the engine's move, and the score says so.
     press(page.get_by_role("button", **STEP))
@@ -73,6 +81,12 @@ def test_each_move_is_asked_judged_against_the_engine_and_explained(open_page):
     )
     expect(page.locator("#predict-score")).to_have_text("1 of 2 right; streak 0, best 1.")
     assert page.evaluate("() => knightsTour.model.path.at(-1)") == answers[2]
+    expect(why).to_contain_text("a5 (on the path)")
+    expect(why).not_to_contain_text(re.compile(r"square \d"))
+    page.get_by_label("Language").select_option("zh")
+    expect(why).to_contain_text("阅读顺序")
+    expect(why).not_to_contain_text(re.compile(r"第 \d+ 格"))
+    expect(page.locator("#predict-question")).to_contain_text("已暂停")
 
 
 def test_around_backtracks_it_stops_at_the_first_dead_end_and_plays_on_after_a_typed_answer(open_page):

@@ -29,12 +29,23 @@ export function explain(lane, f, run) {
       ? t(run.order === "warnsdorff" ? "why.tie" : "why.tieRoth", { squares: list(f.tie.map(name)), n: chosen?.onward ?? 0, square })
       : t("why.fewest", { square, n: chosen?.onward ?? 0 }));
   } else {
-    // As the position was when asked: the move made since is on the path now.
+    // As the position was when asked: the move made since is on the path now. The naive order is
+    // the squares' numbers, hidden from the student: in words, reading order on the board.
     const order = list(f.candidates.map(({ square: s, blocked }) => (blocked
-      ? t("why.onPathItem", { square: name(s) }) : t("why.numbered", { square: name(s), number: s }))));
+      ? t("why.onPathItem", { square: name(s) }) : name(s))));
     parts.push(t(run.order === "random" ? "why.random" : "why.naive", { from, order, square, seed: run.seed ?? 0 }));
   }
   return parts.join(t("list.sentences"));
+}
+
+/** Return the id of the box's heading between questions, as the run stands. */
+function heading(state, lane) {
+  const { status, replaying } = state.run;
+  if (!lane.run) return "predict.start";
+  if (status === "finished" && lane.atHead()) return "predict.ended";
+  // Stepping, the run stays paused after an answer, right or wrong: say so, and what goes on.
+  if (status !== "playing" && !replaying && state.predict.feedback) return "predict.pausedAfter";
+  return "predict.watching";
 }
 
 /** Return the predict view. */
@@ -54,7 +65,7 @@ export function createPredictView(els) {
     const asking = p.asking;
     els.predictQuestion.textContent = asking
       ? t(asking.foresight.from < 0 ? "predict.questionStart" : "predict.question", { from: nameOf(lane, asking.from) })
-      : lane.run ? t("predict.watching") : t("predict.start");
+      : t(heading(state, lane));
     if (p.note) els.predictQuestion.textContent += ` ${t(p.note.id, p.note.params)}`;
     for (const el of [els.predictSquare, els.predictAnswer]) el.disabled = !asking;
     const f = p.feedback;
