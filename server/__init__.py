@@ -30,6 +30,7 @@ def create_app(config=None):
         HANDSHAKE_RATE=guard.HANDSHAKE_RATE,
         HANDSHAKE_BURST=guard.HANDSHAKE_BURST,
         PROXIES=0,
+        MAX_WEBSOCKETS=guard.MAX_WEBSOCKETS,
         # With MESSAGE_QUEUE: the longest wait for Redis to answer, in seconds, before giving up.
         QUEUE_TIMEOUT_SECONDS=1.0,
         # The sites whose pages may frame /embed (see framing.py); empty: any site.
@@ -73,7 +74,10 @@ def create_app(config=None):
     intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)
     handshakes = Buckets(app.config["HANDSHAKE_RATE"], app.config["HANDSHAKE_BURST"])
     app.wsgi_app = guard.Guard(
-        app.wsgi_app, max_connections=app.config["MAX_PER_ADDRESS"], handshakes=handshakes
+        app.wsgi_app,
+        max_connections=app.config["MAX_PER_ADDRESS"],
+        handshakes=handshakes,
+        max_websockets=app.config["MAX_WEBSOCKETS"],
     )
     if app.config["PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])

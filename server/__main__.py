@@ -8,6 +8,7 @@ import argparse
 import ipaddress
 import os
 import re
+import resource
 import socket
 import sys
 from urllib.parse import urlsplit
@@ -17,7 +18,11 @@ from .guard import HANDSHAKE_BURST, MAX_CONNECTIONS
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
 WORKER_CONNECTIONS = 10_000  # open connections the worker takes at most (each a greenlet)
 KEEPALIVE = 5  # seconds a connection may take to send a request's headers, or idle between two
+# File descriptors kept back from WebSockets: the page's own HTTP requests (a browser opens up to
+# six at once), Redis, logs and the worker's pipes need theirs when the WebSockets hold the rest.
+SPARE_FILES = 100
 EVERY_ADDRESS = ("0.0.0.0", "::", "")
+HALL = 2_000  # pages a lecture hall may connect at once (a race page holds two connections)
 # Where a probe's route leads: documentation addresses (RFC 5737, RFC 3849) that no network
 # routes, so that only the default route can take them; a probe sends nothing anyway.
 PROBES = ((socket.AF_INET, ("192.0.2.1", 9)), (socket.AF_INET6, ("2001:db8::1", 9)))
@@ -136,7 +141,27 @@ def join_url(args, probe=socket.socket):
     return url_of(reachable_host(args.host, probe), args.port)
 
 
-def gunicorn_command(args):
+def raise_open_file_limit(limits=resource):
+    """Raise this process's soft limit of open files to its hard limit; return the soft limit."""
+    soft, hard = limits.getrlimit(limits.RLIMIT_NOFILE)
+    if hard != soft:
+        try:
+            limits.setrlimit(limits.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):  # an unlimited hard limit that the system caps lower
+            pass
+    return soft
+
+
+def websocket_capacity(open_files):
+    """Return how many WebSockets the worker takes before it refuses more with a clear answer."""
+    # Past either bound a new connection would wait unanswered until its client gave up: no
+    # descriptor to accept it with, or no greenlet free in gunicorn's pool to serve it.
+    bound = min(open_files, WORKER_CONNECTIONS)
+    return max(1, bound - max(SPARE_FILES, bound // 10))
+
+
+def gunicorn_command(args, open_files=WORKER_CONNECTIONS):
     """Return the gunicorn command line that serves the app with these options."""
     config = {
         "ASYNC_MODE": "gevent",
@@ -149,6 +174,7 @@ def gunicorn_command(args):
         "PING_INTERVAL": args.ping_interval,
         "PING_TIMEOUT": args.ping_timeout,
         "PUBLIC_URL": join_url(args),
+        "MAX_WEBSOCKETS": websocket_capacity(open_files),
     }
     tuning = {
         "CLASS_TTL_SECONDS": args.class_ttl,
@@ -170,11 +196,19 @@ def gunicorn_command(args):
 def main(argv=None):
     """Print the URL to open, then become the gunicorn server (same process, same signals)."""
     args = parse(argv)
+    open_files = raise_open_file_limit()
     local = url_of("127.0.0.1" if args.host in EVERY_ADDRESS else args.host, args.port)
     public = join_url(args)
     also = f"; students open {public}/" if public and public != local else ""
     print(f"Knight's Tour Live: open {local}/ in a browser{also}", flush=True)
-    command = gunicorn_command(args)
+    capacity = websocket_capacity(open_files)
+    if capacity < HALL:
+        print(
+            f"Open-file limit {open_files:,}: at most {capacity:,} pages connected at once "
+            "(raise it for a lecture hall: docs/deployment.md)",
+            flush=True,
+        )
+    command = gunicorn_command(args, open_files)
     # gunicorn's worker patches the standard library for gevent before it imports the app;
     # replacing this process gives it a clean start, with nothing of the app imported yet.
     os.execv(command[0], command)

@@ -3,14 +3,26 @@
 import logging
 
 from flask import request
+from flask_socketio import ConnectionRefusedError
 
 from . import socketio
 from .class_events import on_gone
+from .guard import FULL
 from .limits import limits
 from .replies import refuse
 from .runs import runs
 
 log = logging.getLogger(__name__)
+
+
+@socketio.on("connect")
+def on_connect(auth=None):
+    """Refuse a page the server has no room for, with a sentence rather than a silent wait."""
+    room = request.environ.get(FULL)
+    if room is not None:
+        raise ConnectionRefusedError(
+            f"the server is full: it serves at most {room:,} connections at once; try again in a minute"
+        )
 
 
 @socketio.on("disconnect")

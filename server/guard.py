@@ -12,6 +12,8 @@ MAX_CONNECTIONS = 500  # open WebSocket connections from one address
 HANDSHAKE_RATE = 50.0  # new Socket.IO connections a second from one address, on average
 HANDSHAKE_BURST = 500  # and at once
 MAX_BODY_BYTES = 64 * 1024  # the app takes no request bodies; Engine.IO refuses larger ones anyway
+MAX_WEBSOCKETS = 10_000  # open WebSocket connections in all (python -m server sets it from its file limit)
+FULL = "knights_tour.full"  # set in the environ of a connection the server has no room for
 
 
 class _ThenClose(list):
@@ -56,11 +58,14 @@ class Guard:
         max_connections=MAX_CONNECTIONS,
         handshakes=None,
         max_body=MAX_BODY_BYTES,
+        max_websockets=MAX_WEBSOCKETS,
     ):
         self.app, self.path, self.max_connections, self.max_body = app, path, max_connections, max_body
+        self.max_websockets = max_websockets
         # Buckets has a length: an empty table is falsy, so compare with None.
         self.handshakes = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST) if handshakes is None else handshakes
         self.open = Counter()  # address -> open WebSocket connections
+        self.total = 0  # open WebSocket connections from every address
         self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
@@ -86,6 +91,11 @@ class Guard:
             else:
                 refused = False
                 self.open[address] += 1
+                self.total += 1
+                # A browser cannot read a refused handshake's answer: the connection goes on to
+                # Socket.IO, which refuses it with a sentence the page shows (connection_events).
+                if self.total > self.max_websockets:
+                    environ[FULL] = self.max_websockets
         if refused:
             return _answer(
                 environ,
@@ -98,6 +108,7 @@ class Guard:
             return self.app(environ, start_response)
         finally:
             with self._lock:
+                self.total -= 1
                 self.open[address] -= 1
                 if not self.open[address]:
                     del self.open[address]

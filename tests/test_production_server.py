@@ -734,6 +734,8 @@ def test_odd_values_each_get_an_answer(site, connect, raw):
     odd.emit(1000, "start", {**GOOD, "speed": PACE})
     assert wait_for(lambda: odd.events("events"))
     odd.send("430[]")
+    # Its error first: counting the errors before it arrives would take it for the next one's.
+    assert wait_for(lambda: odd.events("error"), 5), "no error for an acknowledgement of id 0"
     for n, (template, error) in enumerate(ODD, 1):
         # Sent once with an acknowledgement id and once without: answered both times.
         for ack in (n, None):
@@ -749,6 +751,7 @@ def test_odd_values_each_get_an_answer(site, connect, raw):
     assert odd.events("error")[0][1]["message"].startswith("no call of the server's awaits"), (
         "id 0 is no call"
     )
+    assert len(odd.events("error")) == 1 + 2 * len(ODD), "one error for each odd packet, no more"
     # Its run went on through all of it, with every event in order.
     mark = len(odd.events("events"))
     assert wait_for(lambda: len(odd.events("events")) > mark + 5, 5), "the odd client's run stopped"

@@ -3,6 +3,7 @@ import { io } from "/vendor/socket.io/socket.io.esm.min.js";
 
 const ANSWER_MS = 5000;
 const RECONNECT_MS = 2000;
+const FULL_RETRY_MS = 20000; // a full server is tried again after 20 to 40 s, not all pages at once
 
 /** Connect, route the server's events to handlers and return a request function. */
 export function connect(handlers) {
@@ -15,6 +16,13 @@ export function connect(handlers) {
     // The client reconnects by itself after a network fault, but not when the server closed
     // the connection (a flood of requests, a restart's goodbye): try again after a pause.
     if (reason === "io server disconnect") setTimeout(() => socket.connect(), RECONNECT_MS);
+  });
+  // A server with no room for another page refuses it with a sentence, and the client does not
+  // retry by itself after a refusal (it does after a network fault: socket.active).
+  socket.on("connect_error", (error) => {
+    if (socket.active) return;
+    handlers.error(error.message);
+    setTimeout(() => socket.connect(), FULL_RETRY_MS * (1 + Math.random()));
   });
   socket.on("started", handlers.started);
   // Acknowledging a batch is what lets the server send the next one.

@@ -26,6 +26,7 @@ const REFUSALS = [
   [/^you have answered this question already/, "refusal.pollAnswered"],
   [/^you are not following a class/, "refusal.notFollowing"],
   [/^square must be a square of the board/, "refusal.pollSquare"],
+  [/^the server is full: it serves at most (?<count>[\d,]+) connections/, "refusal.full"],
 ];
 
 /** Return the message id and values of a server's refusal, to say it in the page's language. */

@@ -1,6 +1,7 @@
 """Servers the tests and benchmarks start: the app in a thread, or whole processes."""
 
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -169,13 +170,15 @@ def wait_until_serving(port, seconds=15):
 class ProductionServer:
     """`python -m server` (gunicorn with one gevent worker) on a free loopback port.
 
-    args are extra command-line options; the server's output goes to log_path. close() stops it.
+    args are extra command-line options; the server's output goes to log_path; open_files, if
+    given, is the (soft, hard) limit of open files it starts under. close() stops it.
     """
 
-    def __init__(self, args=(), *, log_path, cwd=None):
+    def __init__(self, args=(), *, log_path, cwd=None, open_files=None):
         self.args = list(args)
         self.log_path = Path(log_path)
         self.cwd = cwd
+        self.open_files = open_files
         with open(self.log_path, "wb") as log:  # the child keeps its own copy of the descriptor
             self.process, self.port = start_listening(self._command, **self._options(log))
         self.url = f"http://127.0.0.1:{self.port}"
@@ -184,8 +187,12 @@ class ProductionServer:
     def _command(self, port):
         return [sys.executable, "-m", "server", "--port", str(port), *self.args]
 
+    def _limit_open_files(self):
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
+
     def _options(self, log):
         return {
+            "preexec_fn": self._limit_open_files if self.open_files else None,
             "cwd": self.cwd,
             "env": {**os.environ, "PYTHONUNBUFFERED": "1"},
             "stdin": subprocess.DEVNULL,

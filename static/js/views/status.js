@@ -27,6 +27,8 @@ function describe(lane) {
 /** Return the status line's text. */
 function statusText(state, runs) {
   const { run, settings, klass } = state;
+  // A server with no room for the page said why, which outranks "Connecting…".
+  if (state.connection !== "up" && run.note?.id === "refusal.full") return t(run.note.id, run.note.params);
   if (state.connection === "connecting") return t("status.connecting");
   if (state.connection === "down") return t("status.lost");
   if (klass.role === "student") {
