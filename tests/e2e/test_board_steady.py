@@ -15,16 +15,12 @@ PROJECTOR = {"width": 1920, "height": 1080}
 RUN = "rows=6&cols=6&speed=60"  # a naive 6x6 search at 60 moves a second: hints come and go
 
 # Count the resizes of each board's box and canvas once the run has started, and look at the
-# canvases on every animation frame: a canvas re-fitted and left unpainted shows no board (its
-# pixels are transparent), and the page shows what a frame starts with until it paints.
+# canvases as each frame is painted: a canvas re-sized and left unpainted shows no board (its
+# pixels are transparent). A frame's resize observers run after its animation callbacks, just
+# before its paint: the canvases are looked at there, and in a task queued by each animation
+# frame, which runs once that frame is painted.
 WATCH = """(ids) => {
-  const watch = { resizes: {}, frames: 0, empty: 0, emptyAt: [] };
-  for (const id of ids) {
-    watch.resizes[id] = 0;
-    let first = true; // an observer reports the size it finds when it starts: not a resize
-    new ResizeObserver(() => { if (first) first = false; else watch.resizes[id]++; })
-      .observe(document.getElementById(id));
-  }
+  const watch = { resizes: {}, frames: 0, empty: 0 }, emptyFrames = new Set();
   const canvases = [...document.querySelectorAll('.lane:not([hidden]) canvas')];
   const blank = (canvas) => {
     const { width: w, height: h } = canvas;
@@ -33,11 +29,23 @@ WATCH = """(ids) => {
     const points = [[1, 1], [w - 2, h - 2], [w >> 1, h >> 1]];
     return points.some(([x, y]) => ctx.getImageData(x, y, 1, 1).data[3] === 0);
   };
+  const look = () => {
+    if (canvases.some(blank)) emptyFrames.add(watch.frames);
+    watch.empty = emptyFrames.size;
+  };
+  for (const id of ids) {
+    watch.resizes[id] = 0;
+    let first = true; // an observer reports the size it finds when it starts: not a resize
+    new ResizeObserver(() => {
+      if (first) first = false;
+      else { watch.resizes[id]++; look(); }
+    }).observe(document.getElementById(id));
+  }
+  const painted = new MessageChannel();
+  painted.port1.onmessage = look;
   const tick = () => {
     watch.frames++;
-    for (const canvas of canvases) {
-      if (blank(canvas)) { watch.empty++; watch.emptyAt.push(watch.frames); }
-    }
+    painted.port2.postMessage(null);
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -100,3 +108,19 @@ def test_the_board_holds_still_in_presenter_view(instructor, viewport):
     page.get_by_role("button", name="Presenter view").click()
     expect(page.locator("#presenter-bar")).to_be_visible()
     assert_steady(watch_a_run(page))
+
+
+def test_a_board_resized_during_a_run_is_never_shown_empty(open_page):
+    # A window dragged wider and narrower: the canvas is re-sized and must be painted in that frame.
+    page = open_page(f"/?{RUN}", viewport=LAPTOP)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.model.events > 0")
+    page.evaluate(WATCH, IDS)
+    for resized, width in enumerate([1100, 1000, 1180, 1280], start=1):
+        page.set_viewport_size({"width": width, "height": LAPTOP["height"] - 10 * resized})
+        page.wait_for_function("(n) => window.steady.resizes.board >= n", arg=resized)
+        later = page.evaluate("() => window.steady.frames + 3")
+        page.wait_for_function("(n) => window.steady.frames >= n", arg=later)
+    page.get_by_role("button", name="Pause").click()
+    seen = page.evaluate("() => window.steady")
+    assert seen["empty"] == 0, f"{seen['empty']} of {seen['frames']} frames showed an empty board"
