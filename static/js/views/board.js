@@ -239,7 +239,12 @@ function paint(ctx, g, scene, marks, knight) {
   if (scene.degrees) drawDegrees(ctx, g, model, scene.degrees);
   drawHints(ctx, g, scene.hints || []);
   if (scene.answers) drawAnswers(ctx, g, scene.answers);
-  if (knight) drawKnight(ctx, g, knight);
+  if (knight) {
+    drawKnight(ctx, g, knight);
+    // Over the knight, wherever it glides, its square's number stays readable.
+    const here = knightSquare(model);
+    if (here >= 0) drawNumbers(ctx, g, model, here);
+  }
   ctx.restore();
 }
 
@@ -394,7 +399,8 @@ function drawDeadEnd(ctx, g, { square, moves }) {
   }
 }
 
-function drawNumbers(ctx, g, model) {
+/** Number the path's squares in visit order (only square only, if given), in their top-left corners. */
+function drawNumbers(ctx, g, model, only = -1) {
   const c = g.cell;
   const size = Math.floor(c * (model.squares > 99 ? 0.27 : 0.32));
   if (size < 7) return; // too small to read: the path line still shows the order
@@ -407,7 +413,7 @@ function drawNumbers(ctx, g, model) {
   ctx.textBaseline = "top";
   const pad = Math.max(2, c * 0.08);
   const knight = knightSquare(model);
-  for (let s = 0; s < model.squares; s++) {
+  for (let s = only < 0 ? 0 : only; s < (only < 0 ? model.squares : only + 1); s++) {
     if (!model.numbers[s]) continue;
     ctx.strokeStyle = s === knight ? STYLE.current : STYLE.gray;
     const x = (s % g.cols) * c + pad, y = Math.floor(s / g.cols) * c + pad, text = String(model.numbers[s]);
@@ -430,10 +436,8 @@ function drawDegrees(ctx, g, model, degrees) {
 }
 
 function drawHints(ctx, g, hints) {
-  const c = g.cell, big = Math.floor(c * 0.34), small = Math.floor(c * 0.22);
+  const c = g.cell, big = Math.floor(c * 0.32), small = Math.floor(c * 0.2);
   if (big < 7) return;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "middle";
   for (const { square, rank, onward } of hints) {
     const x = (square % g.cols) * c, y = Math.floor(square / g.cols) * c;
     ctx.setLineDash([c * 0.1, c * 0.07]);
@@ -442,12 +446,17 @@ function drawHints(ctx, g, hints) {
     ctx.strokeRect(x + c * 0.1, y + c * 0.1, c * 0.8, c * 0.8);
     ctx.setLineDash([]);
     ctx.fillStyle = STYLE.square;
-    ctx.fillRect(x + c * 0.3, y + c * 0.33, c * 0.4, c * 0.4);
+    ctx.fillRect(x + c * 0.3, y + c * 0.4, c * 0.4, c * 0.4);
     ctx.fillStyle = STYLE.hint;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
     ctx.font = STYLE.font.replace("{size}", big);
-    ctx.fillText(String(onward), x + c * 0.5, y + c * 0.55);
+    ctx.fillText(String(onward), x + c * 0.5, y + c * 0.62);
+    // Its turn in the box's top-right corner, clear of the dashed line and of the big number.
+    ctx.textAlign = "right";
+    ctx.textBaseline = "top";
     ctx.font = STYLE.font.replace("{size}", small);
-    ctx.fillText(`#${rank}`, x + c * 0.78, y + c * 0.2);
+    ctx.fillText(`#${rank}`, x + c * 0.83, y + c * 0.17);
   }
 }
 
@@ -487,9 +496,10 @@ function drawAnswers(ctx, g, { heat, right, chosen }) {
 }
 
 function drawKnight(ctx, g, [x, y]) {
-  const size = g.cell * 0.62;
+  // Below and right of the square's middle, clear of its number in the top-left corner.
+  const size = g.cell * 0.56;
   ctx.save();
-  ctx.translate(x + size * 0.08, y - size * 0.02);
+  ctx.translate(x + g.cell * 0.1, y + g.cell * 0.1);
   ctx.scale(size / 100, size / 100);
   ctx.translate(-50, -50);
   ctx.lineWidth = 8;
