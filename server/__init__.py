@@ -4,7 +4,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import framing, guard, intake, message_queue, websocket
+from . import farewell, framing, guard, intake, message_queue, websocket
 from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
@@ -81,4 +81,6 @@ def create_app(config=None):
     )
     if app.config["PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])
+    if app.config["ASYNC_MODE"] == "gevent":
+        farewell.install(app)  # a stopping worker tells its pages first
     return app

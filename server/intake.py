@@ -18,6 +18,12 @@ MAX_DIGITS = 15  # digits of an integer in a request; no option needs more
 # Names a client may never send: they are the server's own, run only on a real connect or
 # disconnect.
 RESERVED = frozenset({"connect", "disconnect"})
+# The events the server sends its pages: a client sending one is told so, plainly.
+SENT_BY_SERVER = frozenset(
+    {"started", "events", "progress", "finished", "snapshot", "error", "server_stopping"}
+    | {"class_state", "class_control", "class_ended", "class_displaced"}
+    | {"poll_opened", "poll_count", "poll_revealed", "poll_closed"}
+)
 _PACKET = re.compile(r"(\d)(/[^,]*,)?(\d*)")
 
 
@@ -89,6 +95,8 @@ def read_event(data, head, known):
     if not isinstance(payload, list) or not payload or not isinstance(payload[0], str):
         raise Refused("a request is a list: the event's name, then its data", ack)
     name = payload[0]
+    if name in SENT_BY_SERVER and not known(name):
+        raise Refused(f"{shown(name)} is sent by the server, never to it", ack)
     if name in RESERVED or not known(name):
         raise Refused(f"unknown event {shown(name)}", ack)
 

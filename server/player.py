@@ -16,15 +16,19 @@ TICK = 0.1
 # worker serves nobody else during a slice, so a skip must not hold it for longer.
 SKIP_SLICE = 1 << 12
 SKIP_REPORT = 0.2  # seconds between two progress reports while skipping
+# Seconds a batch may wait for its acknowledgement before a playing run counts as stalled: a
+# healthy page acknowledges within milliseconds, one whose connection has gone never does.
+STALL = 1.0
 
 
 class Player:
     """Pull events from a Search and hand them on in paced, acknowledged batches.
 
     send(batch, on_ack) delivers a list of events; report(snapshot, on_ack) delivers the
-    progress of a skip; finish(summary) follows the last batch. All three are called from
-    the player's own thread, which start_task(fn) starts; on_ack() must be called once the
-    receiver has taken what was sent.
+    progress of a skip; finish(summary) follows the last batch; stalled(True) says that a
+    playing run waits on a batch unacknowledged for STALL seconds, stalled(False) that it goes
+    on. All are called from the player's own thread, which start_task(fn) starts; on_ack()
+    must be called once the receiver has taken what was sent.
     """
 
     def __init__(
@@ -39,6 +43,7 @@ class Player:
         budget=None,
         resume_at=0,
         clock=time.monotonic,
+        stalled=lambda stalled: None,
     ):
         self.search = search
         self._events = iter(search)
@@ -50,6 +55,9 @@ class Player:
         self._skipping = False
         self._steps = 0
         self._in_flight = 0
+        self._sent = deque()  # when each batch in flight was sent, oldest first
+        self._stalled_hook = stalled
+        self._stalled = False  # the receiver has been told the run stalled, and not that it goes on
         # One event's credit up front: at slow speeds the first move shows at once, not a tick later.
         self._credit = 1.0
         self._credited_at = clock()
@@ -112,12 +120,16 @@ class Player:
         """Record that the receiver has taken one batch."""
         with self._cond:
             self._in_flight = max(0, self._in_flight - 1)
+            if self._sent:
+                self._sent.popleft()
             self._cond.notify_all()
 
     def reattach(self):
         """Forget the batches sent to a receiver that has gone: a new one takes the run on."""
         with self._cond:
             self._in_flight = 0
+            self._sent.clear()
+            self._stalled = False  # the new receiver is told how the run goes when it takes it
             self._cond.notify_all()
 
     def stop(self):
@@ -201,22 +213,40 @@ class Player:
             return count
         return -(wanted - self._credit) / self._speed
 
+    def _stall_in(self):
+        """Return the seconds until a playing run stalls (0: it has), or None while it waits on nothing."""
+        if not self._sent or self._paused or self._skipping:
+            return None
+        return max(0.0, self._sent[0] + STALL - self._clock())
+
     def _run(self):
         self._catch_up()
         while not self.done:
+            news = None  # a stall begun (True) or ended (False), to tell outside the lock
             with self._cond:
                 while not self._stopped:
                     allowance = self._allowance()
+                    stall = self._stall_in()
+                    if (stall == 0) != self._stalled:
+                        self._stalled = news = stall == 0
+                        break
                     if allowance is not None and allowance > 0:
                         break
-                    self._cond.wait(None if allowance is None else -allowance)
+                    waits = [] if allowance is None else [-allowance]
+                    if stall is not None and not self._stalled:
+                        waits.append(stall)
+                    self._cond.wait(min(waits) if waits else None)
                 if self._stopped:
                     return
-                skipping = self._skipping
-                if not skipping:
-                    batch = self._take(allowance)
-                    self._in_flight += 1
-            if skipping:
+                if news is None:
+                    skipping = self._skipping
+                    if not skipping:
+                        batch = self._take(allowance)
+                        self._in_flight += 1
+                        self._sent.append(self._clock())
+            if news is not None:
+                self._stalled_hook(news)
+            elif skipping:
                 self._skip()
             else:
                 self._send(batch, self.acked)

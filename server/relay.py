@@ -83,6 +83,22 @@ class Relay:
                     self._snapshot(player)
                 self._control(player)
 
+    def stalled(self, player, stalled):
+        """Tell the room the instructor's page has stopped taking the run's batches (its
+        connection stalls: state "stalled"), or takes them again."""
+        if self.lane:
+            return  # the class's own run says how the class goes
+        with self.klass.lock:
+            if self.feed.player is not player:
+                return
+            if stalled and self.klass.state == "playing" and player.state() == "playing":
+                self.klass.state = "stalled"
+            elif not stalled and self.klass.state == "stalled":
+                self.klass.state = player.state()
+            else:
+                return  # paused, away or ended meanwhile: the room was told so
+            socketio.emit("class_control", self.klass.control(), to=self.klass.room)
+
     def _control(self, player):
         if self.lane:
             return  # the room follows the state of the class's own run
@@ -111,6 +127,9 @@ class NoRelay:
         pass
 
     def control(self, player):
+        pass
+
+    def stalled(self, player, stalled):
         pass
 
 

@@ -93,6 +93,7 @@ def on_start(data=None):
         paused=options.paused,
         budget=options.budget,
         resume_at=options.resume_at,
+        stalled=lambda stalled: relay.stalled(player, stalled),
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.

@@ -1,5 +1,6 @@
 // Class sessions: an instructor opens or reclaims a class, students join, leave and rejoin,
 // and a follower's page takes the instructor's runs; each turned into store updates.
+import { serverNews } from "./connection.js";
 import { controls } from "./controls.js";
 import { t } from "./i18n.js";
 import { recall, remember } from "./memory.js";
@@ -8,6 +9,10 @@ import { refusal } from "./refusals.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
 const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in this tab only
+// The class another tab took from this one, and its ticket, in this tab only: reloaded (or
+// brought back by the browser after it discarded the tab), the tab follows that class and
+// never takes it back from the tab that leads it.
+const DISPLACED = "knights-tour-displaced";
 const MAX_LABEL = 60; // characters of a bookmark's label, as the server's mirror.py takes them
 const KEEP_TOKEN = new Set(["refusal.otherServer", "refusal.queue", "refusal.rate"]);
 const ENDED = {
@@ -25,11 +30,14 @@ export function createClassroom(store, runs, playback, limits, polls) {
     try { return JSON.parse(recall(STORED) ?? "null"); } catch { return null; }
   };
   const setClass = (klass, note = null) => store.update({ klass: { ...klass, note } });
+  // A stopping server's goodbye: the page shows it until it is connected again.
+  serverNews.addEventListener("stopping", () => store.update({ server: { stopping: true } }));
 
   async function open() {
     const answer = await runs.main.server.request("class_open");
     if (!answer.ok) return;
     remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
+    remember(DISPLACED, null, "session");
     setClass({ role: "instructor", code: answer.code, led: true }, { id: "class.opened" });
     claimSecond();
   }
@@ -109,16 +117,25 @@ export function createClassroom(store, runs, playback, limits, polls) {
 
   /** Take up the class in the page's address, as its instructor (this browser opened it) or a student. */
   function invited(code) {
-    if (code) setClass({ role: stored()?.code === code ? "instructor" : "student", code });
+    if (!code) return;
+    let displaced = null;
+    try { displaced = JSON.parse(recall(DISPLACED, "session") ?? "null"); } catch { /* none */ }
+    if (displaced?.code === code) setClass({ role: "student", code, ticket: displaced.ticket ?? null });
+    else setClass({ role: stored()?.code === code ? "instructor" : "student", code });
   }
 
   /** Note that the main connection dropped: the class must be claimed again before anything. */
   function disconnected() {
     if (state().klass.led) store.update({ klass: { led: false } });
+    // A student's board no longer follows a search it cannot see: it shows the run as stopped.
+    if (state().klass.role === "student" && ["playing", "skipping"].includes(state().run.status)) {
+      store.update({ run: { status: "paused" } });
+    }
   }
 
   /** Rejoin or reclaim the class once the connection is (back) up. */
   function reconnected() {
+    store.update({ server: { stopping: false } });
     const { role, code } = state().klass;
     if (role === "instructor") claim(code);
     else if (role === "student") join(code);
@@ -191,6 +208,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
   /** Follow the class another tab or device of its instructor has taken over. */
   function displaced(news) {
     if (state().klass.role !== "instructor" || news.code !== state().klass.code) return;
+    remember(DISPLACED, JSON.stringify({ code: news.code, ticket: news.ticket }), "session");
     setClass({ role: "student", code: news.code, ticket: news.ticket, control: null, presenter: false },
       { id: "class.displaced", params: { code: news.code } });
   }
@@ -204,7 +222,9 @@ export function createClassroom(store, runs, playback, limits, polls) {
 
   function classControl(control) {
     if (state().klass.role !== "student") return;
-    const statuses = { idle: "idle", playing: "playing", paused: "paused", skipping: "skipping", finished: "finished" };
+    // A run that waits on its instructor's page (stalled, or away) shows as stopped, not searching.
+    const statuses = { idle: "idle", playing: "playing", paused: "paused", skipping: "skipping", finished: "finished",
+      stalled: "paused", away: "paused" };
     const patch = { klass: { control: control.state } };
     if (statuses[control.state]) patch.run = { status: statuses[control.state], note: null };
     if (control.speed !== null && control.speed !== undefined) patch.settings = { speed: control.speed };

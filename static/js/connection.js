@@ -3,6 +3,9 @@ import { io } from "/vendor/socket.io/socket.io.esm.min.js";
 
 const ANSWER_MS = 5000;
 const RECONNECT_MS = 2000;
+
+/** The server's news of itself, whichever connection brings it: "stopping" (its goodbye). */
+export const serverNews = new EventTarget();
 const FULL_RETRY_MS = 20000; // a full server is tried again after 20 to 40 s, not all pages at once
 
 /** Connect, route the server's events to handlers and return a request function. */
@@ -24,6 +27,8 @@ export function connect(handlers) {
     handlers.error(error.message);
     setTimeout(() => socket.connect(), FULL_RETRY_MS * (1 + Math.random()));
   });
+  // A stopping server says goodbye, then closes the connection (the client reconnects as above).
+  socket.on("server_stopping", () => serverNews.dispatchEvent(new Event("stopping")));
   socket.on("started", handlers.started);
   // Acknowledging a batch is what lets the server send the next one.
   socket.on("events", (batch, ack) => {

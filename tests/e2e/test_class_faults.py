@@ -1,7 +1,10 @@
-"""A class in real browsers through faults: the instructor offline, a second tab, a restart."""
+"""A class in real browsers through faults: the instructor offline or stalled, a second tab, a
+restart, a server that stops or vanishes."""
 
 import re
+import signal
 
+import psutil
 import pytest
 from playwright.sync_api import expect
 
@@ -42,6 +45,16 @@ def play_slowly(page, events):
 def events(page):
     """Return how many events page shows."""
     return page.evaluate("() => knightsTour.model.events")
+
+
+def pause(page, room):
+    """Pause the class's run on its instructor's page; return the events every page then shows."""
+    page.get_by_role("button", name="Pause").click()
+    # The room is told once the server has paused the run: the batches sent before are in.
+    for student in room:
+        expect(student.locator("#status")).to_contain_text("the instructor has paused")
+    assert wait_for(lambda: len({events(each) for each in (page, *room)}) == 1, 5), "the pages disagree"
+    return events(page)
 
 
 @pytest.fixture
@@ -136,10 +149,7 @@ def test_a_class_goes_on_after_the_server_restarts(browser, restarting):
             student.goto(f"{restarting.url}/?class={code}")
             student.wait_for_function(FOLLOWING)
         play_slowly(page, 4)
-        page.get_by_role("button", name="Pause").click()
-        for student in room:
-            student.wait_for_function(f"() => knightsTour.model.events >= {events(page)}")
-        held = events(page)
+        held = pause(page, room)
 
         restarting.restart()
         # Nobody clicks: the instructor's page opens the same class again, students rejoin it.
@@ -159,6 +169,175 @@ def test_a_class_goes_on_after_the_server_restarts(browser, restarting):
             assert student.evaluate("() => knightsTour.model.path") == path
             # Each kept the search from its first event: the rest followed on from where it was.
             assert student.evaluate("() => knightsTour.store.run.status") == "finished"
+    finally:
+        for context in contexts:
+            context.close()
+
+
+STALLED = "waiting for the instructor's connection"
+STOPPING = "The server is restarting or has stopped"
+OFFLINE = "Offline: the connection to the server is down. Reconnecting…"
+
+
+def play_long(page, speed="6"):
+    """Play a search of an 8x8 board that lasts minutes (60 moves a second by default)."""
+    set_board(page, 8, 8)
+    page.get_by_label("Speed").fill(speed)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.model.events >= 20")
+
+
+def follow(context, url, code):
+    """Open the class code's link in a new page of context, following it; return the page."""
+    student = context.new_page()
+    student.goto(f"{url}/?class={code}")
+    student.wait_for_function(FOLLOWING)
+    return student
+
+
+def expect_stopped(student):
+    """Check that a student's board shows no search going on: Play, not Pause."""
+    expect(student.locator("#play")).to_have_text("Play")
+    assert student.evaluate("() => document.body.dataset.status") != "playing"
+
+
+def test_students_are_told_when_the_instructors_connection_stalls_and_when_it_is_back(browser, serve):
+    # Pings every 0.25 s, answered within 20 s: the server would call the instructor gone only
+    # after 20 s; the stall is told well before.
+    served = serve({"PING_TIMEOUT": 20})
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(3)]
+    try:
+        page, code = lead(contexts[0], served.url)
+        room = [follow(context, served.url, code) for context in contexts[1:]]
+        play_long(page)
+        for student in room:
+            expect(student.locator("#status")).to_contain_text(f"Following class {code}: searching")
+        # Offline, Chromium holds the page's frames: its acknowledgements stop reaching the server.
+        contexts[0].set_offline(True)
+        for student in room:
+            expect(student.locator("#status")).to_have_text(f"Following class {code}: {STALLED}…")
+            expect_stopped(student)
+        held = [events(student) for student in room]
+        assert classes(served.app).find(code).instructor is not None, (
+            "the stall was told before the ping timeout"
+        )
+        contexts[0].set_offline(False)
+        # Back, the page takes its class back, paused where it was (it paused when its connection
+        # dropped), and the room is told; the instructor plays on.
+        expect(page.locator("#class-note")).to_contain_text(f"You lead class {code} again", timeout=15_000)
+        expect(page.locator("#status")).to_contain_text("Paused")
+        for student in room:
+            expect(student.locator("#status")).to_contain_text(
+                f"Following class {code}: the instructor has paused"
+            )
+        page.get_by_role("button", name="Play").click()
+        for student, before in zip(room, held, strict=True):
+            expect(student.locator("#status")).to_contain_text(f"Following class {code}: searching")
+            expect(student.locator("#play")).to_have_text("Pause")
+            student.wait_for_function(f"() => knightsTour.model.events > {before + 5}")
+        end_class(page, served)
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_displaced_tab_reloaded_after_a_restart_follows_and_the_leading_tab_keeps_the_run(
+    browser, restarting
+):
+    teacher, other = (browser.new_context(viewport=VIEWPORT) for _ in range(2))
+    try:
+        first, code = lead(teacher, restarting.url)
+        student = follow(other, restarting.url, code)
+        # The same browser opens the class's link in another tab, which takes the class.
+        second = teacher.new_page()
+        second.goto(f"{restarting.url}/?class={code}")
+        second.wait_for_function(READY)
+        expect(second.locator("#lead-code")).to_have_text(code)
+        expect(first.locator("#status")).to_contain_text(f"Following class {code}")
+        play_long(second)
+        held = pause(second, [first, student])
+
+        restarting.restart()
+        expect(second.locator("#status")).to_contain_text(f"go on from event {held}", timeout=20_000)
+        # The displaced tab is reloaded (as the browser does with a tab it discarded, once shown
+        # again): it follows the class, and the tab that leads it keeps it and its run.
+        first.reload()
+        first.wait_for_function(FOLLOWING)
+        expect(first.locator("#follow-code")).to_have_text(code)
+        expect(second.locator("#lead-code")).to_have_text(code)
+        expect(second.locator("#class-note")).not_to_contain_text("now led from another tab")
+        assert events(second) == held
+        second.get_by_role("button", name="Play").click()
+        for page in (first, student):
+            page.wait_for_function(f"() => knightsTour.model.events > {held}", timeout=15_000)
+            expect(page.locator("#status")).to_contain_text(f"Following class {code}: searching")
+        assert events(second) > held
+        second.get_by_role("button", name="End class").click()
+    finally:
+        teacher.close()
+        other.close()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stopping_server_says_goodbye_and_every_page_shows_it(browser, restarting, stop):
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        page, code = lead(contexts[0], restarting.url)
+        student = follow(contexts[1], restarting.url, code)
+        play_long(page)
+        expect(student.locator("#play")).to_have_text("Pause")
+        restarting.process.send_signal(stop)  # a deploy's stop, or Ctrl-C
+        for each in (page, student):
+            expect(each.locator("#status")).to_contain_text(STOPPING)
+            expect(each.locator("#offline")).to_have_text(OFFLINE)
+        expect_stopped(student)
+        assert restarting.process.wait(10) == 0
+        restarting.restart()
+        # Back, the pages reconnect by themselves: the class goes on from where it was.
+        for each in (page, student):
+            expect(each.locator("#offline")).to_be_hidden(timeout=20_000)
+        expect(page.locator("#status")).to_contain_text("go on from event", timeout=20_000)
+        expect(student.locator("#status")).to_contain_text(f"Following class {code}")
+        page.get_by_role("button", name="End class").click()
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def vanishing(production):
+    """Return a `python -m server` pinging every second, answered within one."""
+    server = production("--ping-interval", "1", "--ping-timeout", "1")
+    yield server
+    for each in (server.process.pid, server.worker.pid):
+        try:
+            psutil.Process(each).resume()
+        except psutil.NoSuchProcess:
+            pass
+    server.close()
+
+
+def test_a_vanished_server_is_shown_within_the_ping_window(browser, vanishing):
+    contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    processes = [psutil.Process(vanishing.process.pid), vanishing.worker.process]
+    try:
+        page, code = lead(contexts[0], vanishing.url)
+        student = follow(contexts[1], vanishing.url, code)
+        play_long(page)
+        expect(student.locator("#play")).to_have_text("Pause")
+        # The server stops answering and keeps its sockets open, as one whose network has gone.
+        for each in processes:
+            each.suspend()
+        for each in (page, student):
+            expect(each.locator("#offline")).to_have_text(OFFLINE)
+            expect(each.locator("#status")).to_have_text("Connection to the server lost; reconnecting…")
+        expect_stopped(student)
+        for each in reversed(processes):
+            each.resume()
+        for each in (page, student):
+            expect(each.locator("#offline")).to_be_hidden(timeout=20_000)
+        expect(student.locator("#status")).to_contain_text(f"Following class {code}")
+        page.get_by_role("button", name="End class").click()
     finally:
         for context in contexts:
             context.close()

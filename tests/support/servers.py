@@ -12,6 +12,8 @@ from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from server.farewell import say_goodbye
+
 from .process import Worker
 from .waiting import wait_for
 
@@ -94,7 +96,9 @@ class LiveServer:
         return len(self.app.extensions["knights_tour_runs"])
 
     def close(self):
-        """Stop serving, and stop Engine.IO's service thread (open connections keep theirs)."""
+        """Say goodbye to the pages still connected, as a stopping server does; stop serving, and
+        stop Engine.IO's service thread."""
+        say_goodbye(self.app)
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(5)

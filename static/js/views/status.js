@@ -6,7 +6,7 @@ import { nameOf, raceName } from "./facts.js";
 
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",
-  away: "status.classAway", idle: "status.classWaiting", finished: null,
+  away: "status.classAway", idle: "status.classWaiting", finished: null, stalled: "status.classStalled",
 };
 
 /** Say what a finished run found, in a sentence. */
@@ -30,6 +30,7 @@ function statusText(state, runs) {
   // A server with no room for the page said why, which outranks "Connecting…".
   if (state.connection !== "up" && run.note?.id === "refusal.full") return t(run.note.id, run.note.params);
   if (state.connection === "connecting") return t("status.connecting");
+  if (state.server?.stopping) return t("status.serverStopping");
   if (state.connection === "down") return t("status.lost");
   if (klass.role === "student") {
     if (klass.waiting) return t("status.classWaitingBack", { code: klass.code });
