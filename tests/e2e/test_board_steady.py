@@ -1,12 +1,11 @@
 """The board holds still during a run: its box keeps its size and no frame shows it empty, on a
 phone, a laptop and a projector, alone, in the race and in presenter view."""
 
-import re
-
 import pytest
 from playwright.sync_api import expect
 
 from server.class_events import classes
+from tests.support.page import end_class, start_class
 from tests.support.waiting import wait_for
 
 PHONE = {"width": 390, "height": 844}
@@ -89,16 +88,13 @@ def instructor(open_page, site):
 
     def instructor(path, viewport):
         page = open_page(path, viewport=viewport)
-        page.get_by_role("button", name="Start a class").click()
-        expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+        start_class(page)
         led.append(page)
         return page
 
     yield instructor
     for page in led:
-        if page.locator("#presenter-bar").is_visible():
-            page.get_by_role("button", name="Leave presenter view").click()
-        page.get_by_role("button", name="End class").click()
+        end_class(page)
     assert wait_for(lambda: len(classes(site.app)) == 0, 5), "a class outlived its end"
 
 

@@ -194,3 +194,21 @@ def wait_for_pixels(page, colour, more_than, canvas="#board", timeout=5_000):
         return True
     except PlaywrightTimeout:
         return False
+
+
+def start_class(page):
+    """Start a class from page, as its instructor; return the class's code."""
+    import re
+
+    from playwright.sync_api import expect
+
+    page.locator("#class-open").click()  # by id: in any language
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    return page.locator("#lead-code").inner_text()
+
+
+def end_class(page):
+    """End the class page leads, from presenter view or the page."""
+    if page.locator("#presenter-bar").is_visible():
+        page.locator("#presenter-exit").click()
+    page.locator("#class-end").click()

@@ -20,7 +20,9 @@ function describe(lane) {
   if (lane.graph && result.found) {
     return t("outcome.graph", { ...p, n: result.backtracks, names: result.path.map((v) => lane.graph.names[v]).join(t("list.comma")) });
   }
-  if (result.found) return t(`outcome.found${closed}`, p);
+  // One square is a tour on its own: no "all 1 squares, after 1 visits".
+  if (result.found && lane.model.squares === 1) return t("outcome.foundOne", p);
+  if (result.found) return t(`outcome.found${closed}`, { ...p, n: result.backtracks });
   return t(`outcome.none${closed}`, p);
 }
 
