@@ -20,6 +20,8 @@ NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 VENDORED = {
     "socket.io": NODE_MODULES / "socket.io-client" / "dist",
     "gifenc": NODE_MODULES / "gifenc" / "dist",
+    "webm-muxer": NODE_MODULES / "webm-muxer" / "build",
+    "mp4-muxer": NODE_MODULES / "mp4-muxer" / "build",
 }
 
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")

@@ -1,12 +1,14 @@
-// A clip of a lane's search, made off the page from a copy of its model: a video recorded frame
-// by frame by MediaRecorder, in real time, or an animated GIF, encoded as fast as it goes by
-// gifenc (loaded only then). Each frame is painted from the model at its own simulated time, so
+// A clip of a lane's search, made off the page from a copy of its model: a video encoded frame by
+// frame by the browser's VideoEncoder as fast as it goes and put in a WebM or MP4 file by
+// webm-muxer or mp4-muxer (where the browser has no VideoEncoder: recorded by MediaRecorder, in
+// real time), or an animated GIF, encoded as fast as it goes by gifenc. Each library is loaded
+// only when it is needed. Each frame is painted from the model at its own simulated time, so
 // fades and glides are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
 import { t } from "./i18n.js";
 import { apply, copyModel, rewind } from "./model.js";
 import { squareName } from "./notation.js";
-import { clipSpan, gifFrame, gifPlan, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
+import { FPS, clipSpan, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
 import { Film } from "./views/film.js";
 
 // Both are laid out in a 960 x 540 box, caption included. The video, at 2 pixels a CSS pixel,
@@ -17,9 +19,39 @@ const VIDEO = { width: 960, height: 540, scale: 2 };
 const GIF = { width: 960, height: 540, scale: 1, read: true };
 const BITRATE = 6_000_000; // flat colours and sharp digits, at 30 frames a second
 // The recorder drops a frame still being encoded when it stops; a quarter second is ten times
-// what the last frame takes, and costs nothing (the clip's last second is a still).
+// what the last frame takes on an idle machine, and costs nothing (the clip's last second is a
+// still). On a busy one it drops frames all along, and waiting longer does not bring them back.
 const FLUSH_MS = 250;
 const GIFENC = "/vendor/gifenc/gifenc.esm.js";
+const MUXERS = { webm: "/vendor/webm-muxer/webm-muxer.mjs", mp4: "/vendor/mp4-muxer/mp4-muxer.mjs" };
+// Frames handed to the encoder and not yet encoded: enough to keep it busy, few enough that
+// the frames painted ahead of it (each a copy of the canvas) stay a few megabytes.
+const QUEUE = 4;
+const KEY_EVERY = 2 * FPS; // a key frame every 2 s, so that a player seeks quickly
+
+/** An error of a clip with the note that tells the user of it: {id, params}. */
+export class ClipError extends Error {
+  constructor(id, params = {}) {
+    super(id);
+    this.note = { id, params };
+  }
+}
+
+/**
+ * Resolve with the video type this browser encodes with its VideoEncoder (see
+ * pacing.videoCodec), asked of the largest frame a clip has; null if it has none or takes none.
+ */
+export async function encodedType() {
+  const encoder = globalThis.VideoEncoder;
+  if (!encoder?.isConfigSupported) return null;
+  return videoCodec((config) => encoder.isConfigSupported(config), encoderConfig(VIDEO.width * VIDEO.scale,
+    VIDEO.height * VIDEO.scale));
+}
+
+/** Return the encoder's settings for frames of width x height, but the codec. */
+function encoderConfig(width, height) {
+  return { width, height, bitrate: BITRATE, framerate: FPS, latencyMode: "quality" };
+}
 
 /**
  * Return what a clip of lane needs, taken at once so that the run may go on (or be reset) while
@@ -37,9 +69,74 @@ export function takeClip(lane, from, n) {
 }
 
 /**
+ * Encode clip as a video of type (see pacing.videoCodec) at pace events a second, each frame with
+ * its own time, as fast as the browser encodes; progress(fraction) is told as it goes, and signal
+ * (an AbortSignal) stops it with no file. Resolve with {blob, width, height, seconds, frames};
+ * reject with a ClipError if the encoder fails or the file is not whole.
+ */
+export async function encodeVideo(clip, { type, pace, signal, progress }) {
+  const n = clip.codes.length, length = videoSeconds(n, pace), frames = videoFrames(n, pace);
+  const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
+  const player = new Player(clip, film, pace, { speed: pace });
+  const { width, height } = film.canvas;
+  const { Muxer, ArrayBufferTarget } = await import(MUXERS[type.container]);
+  const muxer = new Muxer({ target: new ArrayBufferTarget(), video: { codec: type.track, width, height,
+    frameRate: FPS }, ...(type.container === "mp4" ? { fastStart: "in-memory" } : {}) });
+  let failure = null, written = 0, end = -1;
+  const waiting = { wake: () => {} }; // an encoder that fails takes no more frames off its queue
+  const encoder = new VideoEncoder({
+    output: (chunk, meta) => {
+      try {
+        muxer.addVideoChunk(chunk, meta);
+        written++;
+        end = Math.max(end, chunk.timestamp);
+      } catch (error) {
+        failure ??= error;
+      }
+    },
+    error: (error) => {
+      failure ??= error;
+      waiting.wake();
+    },
+  });
+  const us = (k) => Math.round(videoFrame(k, n, pace).t * 1e6); // frame k's time, in microseconds
+  try {
+    encoder.configure({ ...encoderConfig(width, height), codec: type.codec, ...(type.avc ? { avc: type.avc } : {}) });
+    for (let k = 0; k < frames; k++) {
+      signal.throwIfAborted();
+      if (failure) throw failure;
+      const frame = videoFrame(k, n, pace);
+      player.show(frame.events, frame.t * 1000);
+      // Each frame lasts until the next; the last, at the clip's end, marks it and lasts nothing.
+      const timestamp = us(k), duration = k + 1 < frames ? us(k + 1) - timestamp : 0;
+      const picture = new VideoFrame(film.canvas, { timestamp, duration });
+      encoder.encode(picture, { keyFrame: k % KEY_EVERY === 0 });
+      picture.close();
+      progress((k + 1) / frames);
+      await (encoder.encodeQueueSize > QUEUE ? dequeued(encoder, signal, waiting) : breathe(signal));
+    }
+    await encoder.flush();
+    if (failure) throw failure;
+    muxer.finalize();
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw error instanceof ClipError ? error : new ClipError("clip.videoFailed", { error: error?.message ?? String(error) });
+  } finally {
+    if (encoder.state !== "closed") encoder.close();
+  }
+  const { buffer } = muxer.target;
+  // Every frame came out of the encoder, the last at the clip's end, into a file that has bytes.
+  if (written !== frames || end !== us(frames - 1) || !buffer?.byteLength) {
+    throw new ClipError("clip.videoIncomplete", { frames: written, of: frames });
+  }
+  return { blob: new Blob([buffer], { type: type.mime }), width, height, seconds: length, frames };
+}
+
+/**
  * Record clip as a video of type ({mime, ext, name}: see pacing.videoType) at pace events a
  * second; progress(fraction) is told as it goes, and signal (an AbortSignal) stops it with no
- * file. Resolve with {blob, width, height, seconds}. It takes as long as the video lasts.
+ * file. Resolve with {blob, width, height, seconds}. It takes as long as the video lasts: for a
+ * browser with no VideoEncoder.
  */
 export async function recordVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace);
@@ -73,8 +170,9 @@ export async function recordVideo(clip, { type, pace, signal, progress }) {
     track.stop();
   }
   if (failure) throw failure;
-  return { blob: new Blob(chunks, { type: recorder.mimeType || type.mime }), width: film.canvas.width,
-    height: film.canvas.height, seconds: length };
+  const blob = new Blob(chunks, { type: recorder.mimeType || type.mime });
+  if (!blob.size) throw new ClipError("clip.videoIncomplete", { frames: 0, of: videoFrames(n, pace) });
+  return { blob, width: film.canvas.width, height: film.canvas.height, seconds: length };
 }
 
 /**
@@ -104,7 +202,7 @@ export async function encodeGif(clip, { pace, signal, progress }) {
     before = pixels;
     ms += frame.cs * 10;
     progress((j + 1) / plan.frames);
-    await sleep(0, signal);
+    await breathe(signal);
   }
   gif.finish();
   return { blob: new Blob([gif.bytesView()], { type: "image/gif" }), width, height, seconds: ms / 1000,
@@ -214,6 +312,50 @@ class RecordingClock {
   stop() {
     document.removeEventListener("visibilitychange", this.changed);
   }
+}
+
+/**
+ * Resolve once the page has had a turn to handle input and paint; reject with signal's reason if
+ * it aborts first. A message, not a timer: a hidden page's timers wait a second or more.
+ */
+function breathe(signal) {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const { port1, port2 } = new MessageChannel();
+    const abort = () => {
+      port1.close();
+      reject(signal.reason);
+    };
+    port1.onmessage = () => {
+      port1.close();
+      signal.removeEventListener("abort", abort);
+      resolve();
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    port2.postMessage(null);
+  });
+}
+
+/**
+ * Resolve when encoder has taken a frame off its queue, or waiting.wake() is called; reject with
+ * signal's reason if it aborts first.
+ */
+function dequeued(encoder, signal, waiting) {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const done = () => {
+      encoder.removeEventListener("dequeue", done);
+      signal.removeEventListener("abort", abort);
+      resolve();
+    };
+    const abort = () => {
+      encoder.removeEventListener("dequeue", done);
+      reject(signal.reason);
+    };
+    encoder.addEventListener("dequeue", done);
+    waiting.wake = done;
+    signal.addEventListener("abort", abort, { once: true });
+  });
 }
 
 /** Resolve after ms milliseconds; reject with signal's reason if it aborts first. */

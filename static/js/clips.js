@@ -1,14 +1,18 @@
 // The user's clips of the main board's search: their choices, the making of a clip and its
 // cancelling, its progress and how it went, as store updates. The clip itself: clip.js.
-import { encodeGif, recordVideo, takeClip } from "./clip.js";
+import { encodeGif, encodeVideo, encodedType, recordVideo, takeClip } from "./clip.js";
 import { controls } from "./controls.js";
 import { videoType } from "./pacing.js";
 import { download, exportName } from "./share.js";
 
-/** Return the clip part of the page's first state: the choices, and the video type this browser records. */
+/**
+ * Return the clip part of the page's first state: the choices, and the video type this browser
+ * records (until createClips has asked what its VideoEncoder takes).
+ */
 export function initialClip() {
   const recorder = globalThis.MediaRecorder;
-  const video = recorder ? videoType((mime) => recorder.isTypeSupported(mime)) : null; // {mime, ext, name}
+  const recorded = recorder ? videoType((mime) => recorder.isTypeSupported(mime)) : null; // {mime, ext, name}
+  const video = recorded && { by: "recorder", ...recorded };
   return {
     from: "start",  // "start": the first event the page holds; "here": the event the board shows
     events: null,   // how many events (null: all from there)
@@ -24,6 +28,11 @@ export function initialClip() {
 /** Return the clip actions on store and runs: choose(patch), make(), cancel(). */
 export function createClips(store, runs) {
   let making = null; // the AbortController of the clip being made
+  // The encoder is asked once, at once: where it takes a codec, the clip is encoded, not recorded.
+  const asked = encodedType().catch(() => null).then((video) => {
+    if (!video) return;
+    store.update(({ clip }) => ({ clip: { video: { by: "encoder", ...video }, format: clip.video ? clip.format : "video" } }));
+  });
 
   /** Change the choices: a patch of {from, events, pace, format}. */
   function choose(patch) {
@@ -32,9 +41,10 @@ export function createClips(store, runs) {
 
   /** Make the clip chosen, of the main board, and save it; the note says how it went. */
   async function make() {
+    await asked; // at once, but from a page just opened
     if (!controls(store.state, runs).clip.enabled) return;
     const { from, events, pace, format, video } = store.state.clip;
-    const gif = format === "gif";
+    const gif = format === "gif", encoded = video?.by === "encoder";
     if (!gif && !video) {
       store.update({ clip: { note: { id: "clip.noVideo" } } });
       return;
@@ -51,19 +61,21 @@ export function createClips(store, runs) {
       percent = Math.floor(fraction * 100);
       store.update({ clip: { progress: percent / 100 } });
     };
-    store.update({ clip: { busy: format, progress: 0, note: { id: gif ? "clip.encoding" : "clip.recording",
+    const doing = gif ? "clip.encoding" : encoded ? "clip.encodingVideo" : "clip.recording";
+    store.update({ clip: { busy: format, progress: 0, note: { id: doing,
       params: { n, format: video?.name } } } });
     let note;
     try {
       const made = gif ? await encodeGif(clip, { pace, signal, progress })
-        : await recordVideo(clip, { type: video, pace, signal, progress });
+        : await (encoded ? encodeVideo : recordVideo)(clip, { type: video, pace, signal, progress });
       download(name, made.blob);
       // Pixels as written, not grouped in thousands: 1080, as a size is read.
       note = { id: gif ? "clip.savedGif" : "clip.savedVideo", params: { name, width: String(made.width),
         height: String(made.height), seconds: Math.round(made.seconds * 10) / 10, kb: Math.ceil(made.blob.size / 1024),
         frames: made.frames } };
     } catch (error) {
-      note = signal.aborted ? { id: "clip.cancelled" } : { id: "clip.failed", params: { error: error?.message ?? error } };
+      note = signal.aborted ? { id: "clip.cancelled" }
+        : error?.note ?? { id: "clip.failed", params: { error: error?.message ?? error } };
     } finally {
       making = null;
     }

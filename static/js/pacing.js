@@ -1,6 +1,6 @@
-// How a clip is paced, as plain arithmetic: which video type this browser records, the video's
-// frames and the events each one shows, the GIF's frames (events grouped so that each lasts long
-// enough to be played as written) and their delays, and frame sizes a video encoder takes.
+// How a clip is paced, as plain arithmetic: which video type this browser encodes or records, the
+// video's frames and the events each one shows, the GIF's frames (events grouped so that each
+// lasts long enough to be played as written) and their delays, and frame sizes an encoder takes.
 
 export const FPS = 30;
 export const HOLD_S = 1;                  // the last frame stays this long, so the end can be seen
@@ -8,8 +8,22 @@ export const PACES = [1, 2, 5, 10, 20, 50, 100, 200, 500]; // events a second
 export const GIF_MIN_CS = 2;              // browsers play a GIF frame shorter than 2 cs as 10 cs
 export const GIF_MAX_FRAMES = 1000;       // beyond this a GIF grows past tens of megabytes
 
-// The first of these that the browser's MediaRecorder takes: WebM where it records WebM
-// (Chromium, Firefox), MP4 where it records MP4 (Safari).
+// The first of these that the browser's VideoEncoder takes: WebM (VP9, else VP8) where it encodes
+// either, MP4 (H.264: High, else Main, else Constrained Baseline, all at level 4, room for 1080p)
+// where it encodes only that. track: the muxer's name for the codec; avc: H.264 with its
+// parameters apart (avcC), as MP4 keeps them.
+const VIDEO_CODECS = [
+  { codec: "vp09.00.40.08", track: "V_VP9", container: "webm" },
+  { codec: "vp8", track: "V_VP8", container: "webm" },
+  { codec: "avc1.640028", track: "avc", container: "mp4", avc: { format: "avc" } },
+  { codec: "avc1.4d0028", track: "avc", container: "mp4", avc: { format: "avc" } },
+  { codec: "avc1.42e028", track: "avc", container: "mp4", avc: { format: "avc" } },
+];
+const CONTAINERS = { webm: { mime: "video/webm", ext: "webm", name: "WebM" },
+  mp4: { mime: "video/mp4", ext: "mp4", name: "MP4" } };
+
+// Where the browser has no VideoEncoder: the first of these that its MediaRecorder takes, WebM
+// where it records WebM (Chromium, Firefox), MP4 where it records MP4 (Safari).
 const VIDEO_TYPES = [
   ["video/webm;codecs=vp9", "webm", "WebM"],
   ["video/webm;codecs=vp8", "webm", "WebM"],
@@ -31,6 +45,25 @@ export function clipSpan({ first, head }, shown, from) {
 export function videoType(isTypeSupported) {
   const found = VIDEO_TYPES.find(([mime]) => isTypeSupported(mime));
   return found ? { mime: found[0], ext: found[1], name: found[2] } : null;
+}
+
+/**
+ * Resolve with the video type to encode, {codec, track, container, avc?, mime, ext, name}: the
+ * first codec that isConfigSupported (VideoEncoder's, bound) takes with config (the encoder's
+ * settings but its codec); null if none.
+ */
+export async function videoCodec(isConfigSupported, config) {
+  for (const { codec, avc, ...rest } of VIDEO_CODECS) {
+    const tried = { ...config, codec, ...(avc ? { avc } : {}) };
+    let answer = null;
+    try {
+      answer = await isConfigSupported(tried);
+    } catch {
+      // A codec string the browser cannot parse is refused with a TypeError: as unsupported.
+    }
+    if (answer?.supported) return { codec, ...(avc ? { avc } : {}), ...rest, ...CONTAINERS[rest.container] };
+  }
+  return null;
 }
 
 /** Return how long a video of n events at pace events a second lasts, in seconds, its hold included. */

@@ -1,11 +1,11 @@
-// A clip's pacing: the video type chosen from what the recorder takes, the video's frames and the
-// events each shows, the GIF's frames and delays, and frame sizes an encoder takes.
+// A clip's pacing: the video type chosen from what the encoder or the recorder takes, the video's
+// frames and the events each shows, the GIF's frames and delays, and frame sizes an encoder takes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  FPS, GIF_MAX_FRAMES, GIF_MIN_CS, HOLD_S, PACES, clipSpan, evenSize, gifFrame, gifPlan, gifSeconds, videoFrame,
-  videoFrames, videoSeconds, videoType,
+  FPS, GIF_MAX_FRAMES, GIF_MIN_CS, HOLD_S, PACES, clipSpan, evenSize, gifFrame, gifPlan, gifSeconds, videoCodec,
+  videoFrame, videoFrames, videoSeconds, videoType,
 } from "../../static/js/pacing.js";
 
 /** Return a stub of MediaRecorder.isTypeSupported that takes exactly the types given. */
@@ -104,4 +104,38 @@ test("a clip begins at the first event kept, or at the one shown, and takes what
   assert.deepEqual(clipSpan(timeline, 80, "here"), { at: 80, held: 40 });
   assert.deepEqual(clipSpan(timeline, 120, "here"), { at: 120, held: 0 });
   assert.deepEqual(clipSpan({ first: 50, head: 120 }, 60, "start"), { at: 50, held: 70 }); // earlier ones not received
+});
+
+/** Return a stub of VideoEncoder.isConfigSupported that takes the codecs given, and the configs it was asked. */
+function encodes(...codecs) {
+  const asked = [];
+  const isConfigSupported = async (config) => {
+    asked.push(config);
+    return { supported: codecs.includes(config.codec), config };
+  };
+  return { isConfigSupported, asked };
+}
+
+test("the video codec is the first the encoder takes: VP9, then VP8 (WebM), then H.264 (MP4)", async () => {
+  const config = { width: 1920, height: 1080, bitrate: 6_000_000, framerate: FPS };
+  const all = encodes("vp09.00.40.08", "vp8", "avc1.640028", "avc1.4d0028", "avc1.42e028");
+  assert.deepEqual(await videoCodec(all.isConfigSupported, config),
+    { codec: "vp09.00.40.08", track: "V_VP9", container: "webm", mime: "video/webm", ext: "webm", name: "WebM" });
+  assert.deepEqual(all.asked, [{ ...config, codec: "vp09.00.40.08" }], "asked with the encoder's settings, once");
+  assert.deepEqual(await videoCodec(encodes("vp8", "avc1.640028").isConfigSupported, config),
+    { codec: "vp8", track: "V_VP8", container: "webm", mime: "video/webm", ext: "webm", name: "WebM" });
+  // Safari: H.264 only, in MP4, with its parameters kept apart as MP4 keeps them.
+  const safari = encodes("avc1.42e028");
+  assert.deepEqual(await videoCodec(safari.isConfigSupported, config), { codec: "avc1.42e028", avc: { format: "avc" },
+    track: "avc", container: "mp4", mime: "video/mp4", ext: "mp4", name: "MP4" });
+  assert.deepEqual(safari.asked.map((asked) => asked.codec), ["vp09.00.40.08", "vp8", "avc1.640028", "avc1.4d0028",
+    "avc1.42e028"]);
+  assert.deepEqual(safari.asked.at(-1).avc, { format: "avc" });
+  assert.equal(await videoCodec(encodes().isConfigSupported, config), null);
+  // A codec string the browser cannot parse is refused with a TypeError: the next is tried.
+  const refuses = async (asked) => {
+    if (asked.codec.startsWith("vp")) throw new TypeError("Invalid codec string");
+    return { supported: true };
+  };
+  assert.equal((await videoCodec(refuses, config)).codec, "avc1.640028");
 });

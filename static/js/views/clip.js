@@ -3,6 +3,7 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { GIF_MAX_FRAMES, PACES, clipSpan, gifPlan, gifSeconds, videoSeconds } from "../pacing.js";
+import { setText } from "./dom.js";
 
 /** Return a length of time in the page's words: 6.5 s, or 8 min 21 s. */
 function duration(seconds) {
@@ -20,7 +21,8 @@ function plan(state, held, enabled) {
   const n = Math.min(clip.events ?? held, held);
   if (clip.format === "video") {
     if (!clip.video) return t("clip.noVideo");
-    return t("clip.planVideo", { n, format: clip.video.name, length: duration(videoSeconds(n, clip.pace)) });
+    const id = clip.video.by === "recorder" ? "clip.planVideoRecorded" : "clip.planVideo";
+    return t(id, { n, format: clip.video.name, length: duration(videoSeconds(n, clip.pace)) });
   }
   const cut = gifPlan(n, clip.pace);
   return t(cut.thinned ? "clip.planGifThinned" : "clip.planGif", { n, frames: cut.frames, max: GIF_MAX_FRAMES,
@@ -52,7 +54,7 @@ export function createClipView(els) {
     // Not while the user types in it: the field keeps their text until they leave it.
     if (document.activeElement !== els.clipEvents) els.clipEvents.value = clip.events === null ? "" : String(clip.events);
     els.clipPace.value = String(clip.pace);
-    els.clipFormatVideo.textContent = clip.video ? t("clip.video", { format: clip.video.name }) : t("clip.videoNone");
+    setText(els.clipFormatVideo, clip.video ? t("clip.video", { format: clip.video.name }) : t("clip.videoNone"));
     els.clipFormatVideo.disabled = !clip.video;
     els.clipFormat.value = clip.format;
     for (const input of [...radios, els.clipEvents, els.clipPace, els.clipFormat]) input.disabled = busy;
@@ -61,8 +63,8 @@ export function createClipView(els) {
     els.clipProgress.hidden = !busy;
     els.clipCancel.hidden = !busy;
     els.clipProgress.value = clip.progress;
-    els.clipPlan.textContent = busy ? "" : plan(state, held, enabled);
-    els.clipNote.textContent = clip.note ? t(clip.note.id, clip.note.params) : "";
+    setText(els.clipPlan, busy ? "" : plan(state, held, enabled));
+    setText(els.clipNote, clip.note ? t(clip.note.id, clip.note.params) : "");
   }
 
   return { render };
