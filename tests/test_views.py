@@ -44,6 +44,12 @@ def test_the_page_libraries_are_served_locally(app):
     response = client.get("/vendor/gifenc/gifenc.esm.js")
     assert response.status_code == 200
     assert b"GIFEncoder" in response.data
+    for muxer in ("webm-muxer", "mp4-muxer"):
+        response = client.get(f"/vendor/{muxer}/{muxer}.mjs")
+        assert response.status_code == 200
+        # A browser runs an imported module only if it is served as JavaScript.
+        assert response.mimetype in ("text/javascript", "application/javascript"), response.mimetype
+        assert b"Muxer" in response.data and b"ArrayBufferTarget" in response.data
     # Only the packages the page loads: no other file under node_modules.
     assert client.get("/vendor/socket.io-client/package.json").status_code == 404
     assert client.get("/vendor/socket.io/../package.json").status_code == 404
