@@ -49,7 +49,7 @@ export function controls(state, runs) {
       pressed: playing,
     },
     step: { enabled: following ? reviewable && !main.atHead() : drive && !skipping && !atEnd },
-    back: { enabled: reviewable && (main.model.events > main.timeline.first || (run.line?.index ?? 0) > 0) },
+    back: { enabled: reviewable && (main.model.events > main.earliest() || (run.line?.index ?? 0) > 0) },
     skip: { label: skipping ? "control.cancelSkip" : "control.skip", enabled: drive && run.status !== "finished" },
     reset: { enabled: !following && !(leading && polling) && run.status !== "idle" },
     timeline: { enabled: reviewable && main.timeline.head > 0 },

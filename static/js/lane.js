@@ -1,7 +1,7 @@
 // One run as the page sees it: its own connection, the events received, and the model the
 // view shows (which can lag behind what was received, when the user steps back).
 import { connect } from "./connection.js";
-import { apply, createModel, fromSnapshot, rewind } from "./model.js";
+import { apply, copyModel, createModel, fromSnapshot, rewind } from "./model.js";
 import { knightMoves } from "./orderings.js";
 import { Timeline } from "./timeline.js";
 
@@ -20,6 +20,10 @@ export class Lane {
     this.result = null;   // the 'finished' of the run, once it has ended
     this.model = createModel(1, 1, 0);
     this.timeline = new Timeline();
+    // The events received before a skip's jump, so that step back and scrub still reach them,
+    // oldest first: each {first, head, at(n), end, next}, end the model after its last event and
+    // next the model where the events received after the jump begin.
+    this.earlier = [];
     this.graph = null;    // {names, moves} of the example graph, when the run is on it
     // gate(model): whether the event after the view's position may be shown now; a question
     // about it (predict mode) holds the view there until it is answered.
@@ -53,6 +57,7 @@ export class Lane {
     this.model = model;
     this.graph = graph;
     this.timeline = new Timeline();
+    this.earlier = [];
   }
 
   /** Return each square's moves (the example graph's edges, or the board's knight moves). */
@@ -67,8 +72,8 @@ export class Lane {
 
   /** Return what the lane shows, to be put back by restore(). */
   stash() {
-    const { run, result, model, timeline, graph } = this;
-    return { run, result, model, timeline, graph };
+    const { run, result, model, timeline, graph, earlier } = this;
+    return { run, result, model, timeline, graph, earlier };
   }
 
   /** Show again what stash() returned (a finished run: nothing more will arrive for it). */
@@ -93,10 +98,32 @@ export class Lane {
     return this.model.events === this.timeline.head;
   }
 
+  /** Return the part of the events kept before a skip's jump that the view is in, or null. */
+  shownEarlier() {
+    const at = this.model.events;
+    if (at >= this.timeline.first) return null;
+    return this.earlier.find((part) => part.first <= at && at <= part.head) ?? null;
+  }
+
+  /** Return the first event number the view can go back to. */
+  earliest() {
+    return this.earlier.length ? this.earlier[0].first : this.timeline.first;
+  }
+
+  /** Return the wire code of event number n, if it was received and is kept; else null. */
+  codeAt(n) {
+    const t = this.timeline;
+    if (n >= t.first && n < t.head) return t.at(n);
+    const part = this.earlier.find((each) => each.first <= n && n < each.head);
+    return part ? part.at(n) : null;
+  }
+
   /** Move the view one event forward through what was received; return whether it moved. */
   forward() {
     if (this.atHead()) return false;
-    apply(this.model, this.timeline.at(this.model.events));
+    const part = this.shownEarlier();
+    if (part && this.model.events === part.head) this.model = copyModel(part.next); // over the skip's jump
+    else apply(this.model, part ? part.at(this.model.events) : this.timeline.at(this.model.events));
     return true;
   }
 
@@ -112,23 +139,34 @@ export class Lane {
 
   /** Move the view one event back; return whether it moved. */
   back() {
+    // The timeline let its oldest events go since the jump: what came before it is out of reach.
+    if (this.earlier.at(-1)?.next?.events < this.timeline.first) this.earlier = [];
     const at = this.model.events;
-    if (at <= this.timeline.first) return false;
-    rewind(this.model, this.timeline, at - 1);
+    const part = this.shownEarlier() ?? (at > this.timeline.first ? this.timeline : null);
+    if (part && at > part.first) {
+      rewind(this.model, part, at - 1);
+      return true;
+    }
+    // Back over a skip's jump: to the last event received before it.
+    const before = this.earlier.findLast((each) => each.head < at);
+    if (!before) return false;
+    this.model = copyModel(before.end);
     return true;
   }
 
-  /** Move the view to event number target (within what is kept). */
+  /** Move the view to event number target (within what is kept; in a skip's jump, to its nearer end). */
   seek(target) {
-    const goal = Math.max(this.timeline.first, Math.min(this.timeline.head, target));
+    let goal = Math.max(this.earliest(), Math.min(this.timeline.head, target));
+    const jump = this.earlier.map((part, i) => [part.head, this.earlier[i + 1]?.first ?? this.timeline.first])
+      .find(([from, to]) => from < goal && goal < to);
+    if (jump) goal = goal - jump[0] <= jump[1] - goal ? jump[0] : jump[1];
     while (this.model.events < goal) this.forward();
     while (this.model.events > goal) this.back();
   }
 
   /** Return the wire code of the last event the view shows, or null. */
   lastShown() {
-    const at = this.model.events;
-    return at > this.timeline.first ? this.timeline.at(at - 1) : null;
+    return this.model.events > 0 ? this.codeAt(this.model.events - 1) : null;
   }
 
   started(run) {
@@ -155,6 +193,7 @@ export class Lane {
     this.graph = run.graph === "example" ? { names: run.names, moves: run.moves } : null;
     this.model = createModel(run.rows, run.cols, run.start, run.closed);
     this.timeline = new Timeline();
+    this.earlier = [];
   }
 
   received(batch) {
@@ -176,11 +215,30 @@ export class Lane {
     this.hooks.changed();
   }
 
-  /** Replace the model with a server snapshot: the events in between were not received. */
+  /**
+   * Replace the model with a server snapshot: the events in between were not received. A jump
+   * forward (a skip's) keeps the events received before it, for step back and scrub.
+   */
   adopt(snapshot, path = snapshot.path) {
     const { rows, cols, start, closed } = this.run;
+    const t = this.timeline, forward = snapshot.events > t.head;
+    if (forward && t.head > t.first) this.earlier.push(this.keep());
+    else if (snapshot.events < t.first) this.earlier = []; // the timeline starts over from there
     this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
-    this.timeline.jump(snapshot.events, path.length);
+    t.jump(snapshot.events, path.length);
+    // The last part kept before a jump goes on where the latest snapshot is.
+    const last = this.earlier.at(-1);
+    if (last && forward) last.next = copyModel(this.model);
+  }
+
+  /** Return the events the timeline holds, and the model after the last, as a part of earlier. */
+  keep() {
+    const t = this.timeline, first = t.first, head = t.head;
+    const codes = Array.from({ length: head - first }, (_, i) => t.at(first + i));
+    // The model after the last event received, from the view's (which may be before a jump).
+    const end = copyModel(this.model.events >= first ? this.model : this.earlier.at(-1).next);
+    while (end.events < head) apply(end, t.at(end.events));
+    return { first, head, at: (n) => codes[n - first], end, next: null };
   }
 
   /** Take a class's state, on joining it: its run, where the run is, and how it ended. */

@@ -129,7 +129,8 @@ export function createPlayback(store, runs) {
     }
     if (!racing() && !main.atHead()) {
       await pauseRun();
-      if (byLine) traceEvent(main.model.events);
+      // Line by line needs the event before too: not across a skip's jump.
+      if (byLine && main.model.events >= main.timeline.first) traceEvent(main.model.events);
       else if (main.advance()) store.update({ run: { line: null, note: whereShown() } });
       else main.hooks.changed(); // held by a question: it is asked now
       return;
@@ -340,7 +341,7 @@ export function createPlayback(store, runs) {
     playOrPause: serial(playOrPause), pause: serial(pauseRun), step: serial(step), stepBack: serial(stepBack), skip: serial(skip),
     seek, reset, change, confirm, cancel, undo, setSpeed, showIdle,
     note, go, sendAll, connection, reattached, started, changed, progressed, finished,
-    seekFirst: () => seek(runs.main.timeline.first),
+    seekFirst: () => seek(runs.main.earliest()),
     seekLast: () => seek(runs.main.timeline.head),
   };
 }

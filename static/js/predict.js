@@ -82,7 +82,7 @@ export function createPredictor(store, runs, playback) {
     answered.add(asking.at);
     lane().advance();
     const real = knightSquare(lane().model);
-    const code = lane().timeline.at(asking.at);
+    const code = lane().codeAt(asking.at);
     const right = square === real;
     const streak = right ? score.streak + 1 : 0;
     store.update({ predict: {

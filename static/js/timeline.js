@@ -152,6 +152,7 @@ export class Timeline {
    * last depth between them - the same buckets as when the view first reached upTo.
    */
   depths(upTo = this.head) {
+    if (upTo < this.first) return this.wholeBuckets(upTo);
     const u = Math.max(this.first, Math.min(this.head, upTo));
     const level = this.levels[this.levelFor(u)];
     const cut = this.bucketOf(level, u);
@@ -161,6 +162,20 @@ export class Timeline {
     }
     const partial = this.partial(level, cut, u);
     if (partial) buckets.push(shown(partial));
+    return buckets;
+  }
+
+  /**
+   * Return the history's whole buckets up to event number upTo, before the oldest kept event (a
+   * view of the events a lane kept from before a jump): the codes that would finish its last
+   * bucket are not here.
+   */
+  wholeBuckets(upTo) {
+    const level = this.levels[this.levelFor(Math.max(upTo, this.origin))];
+    const cut = Math.min(level.count, this.bucketOf(level, upTo)), buckets = [];
+    for (let k = 0; k < cut; k++) {
+      if (level.from[k] >= 0) buckets.push(shown(level.get(k)));
+    }
     return buckets;
   }
 

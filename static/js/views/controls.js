@@ -75,9 +75,14 @@ export function createControlsView(els, limits) {
     // The slider spans the whole run; events before the first one kept cannot be reached.
     els.timeline.max = String(head);
     els.timeline.value = String(main.model.events);
-    els.timelineOut.textContent = first > 0 && main.model.events === first
-      ? t("control.timelineFrom", { at: main.model.events, head })
-      : t("control.timelineValue", { at: main.model.events, head });
+    const at = main.model.events;
+    // Just after a skip's jump: what the skip searched without sending is summed up in its count.
+    const jumped = main.earlier.findLast((part) => part.head < at);
+    const from = main.earlier.find((part) => part.first <= at && at <= part.head)?.first ?? first;
+    els.timelineOut.textContent = at === from && jumped
+      ? t("control.timelineSkipped", { at, head, n: at - jumped.head })
+      : at === from && at > 0 ? t("control.timelineFrom", { at, head })
+        : t("control.timelineValue", { at, head });
 
     renderMarks(state.marks, state.view.language);
 

@@ -49,6 +49,7 @@ export const EN = {
   "control.timeline": "Timeline",
   "control.timelineValue": "event {at} of {head} received",
   "control.timelineFrom": "event {at} of {head}: the events before it were not received",
+  "control.timelineSkipped": {one: "event {at} of {head}: the skip searched the {n} event before it without sending it", other: "event {at} of {head}: the skip searched the {n} events before it without sending them"},
   "control.speed": "Speed",
   "control.speedValue": { one: "{n} move a second", other: "{n} moves a second" },
   "control.fastest": "Fastest",

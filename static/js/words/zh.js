@@ -49,6 +49,7 @@ export const ZH = {
   "control.timeline": "时间线",
   "control.timelineValue": "已接收 {head} 个事件，当前为第 {at} 个",
   "control.timelineFrom": "共 {head} 个事件，当前为第 {at} 个：之前的事件没有接收到",
+  "control.timelineSkipped": { one: "共 {head} 个事件，当前为第 {at} 个：之前的 {n} 个事件由“跳到结尾”搜索，没有发送", other: "共 {head} 个事件，当前为第 {at} 个：之前的 {n} 个事件由“跳到结尾”搜索，没有发送" },
   "control.speed": "速度",
   "control.speedValue": { one: "每秒 {n} 步", other: "每秒 {n} 步" },
   "control.fastest": "最快",
