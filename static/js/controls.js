@@ -56,7 +56,8 @@ export function controls(state, runs) {
     speed: { enabled: !following },
     setup: { enabled: !following && !(leading && polling) },
     // An embed with fewer than all its controls has no settings: a tap on its board plays it.
-    chooseStart: { enabled: !following && settings.mode !== "example" && !state.predict.asking
+    // A change waiting for confirmation decides: a square of the board is no vertex of the graph.
+    chooseStart: { enabled: !following && (state.pending?.settings ?? settings).mode !== "example" && !state.predict.asking
       && (state.embedded?.controls ?? "full") === "full" },
     help: { enabled: true },
     // The picture is of the knight's board: the example graph is drawn by another view.

@@ -60,6 +60,8 @@ def test_the_example_graph_chosen_mid_run_starts_at_a(page):
     page.get_by_label("Start square", exact=True).press("Enter")
     step_events(page, 2)
     page.get_by_label("The textbook's example graph (A to F)").check()
+    # The board still shows the run, but a click on it chooses no vertex of the graph.
+    page.locator("#board").click()  # its middle: c3, square 12
     page.get_by_role("button", **END_AND_CHANGE).click()
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("status")).to_contain_text("Path found through all 6 vertices, A, ")
