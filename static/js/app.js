@@ -3,6 +3,7 @@
 import { createClassroom } from "./classroom.js";
 import { createClips, initialClip } from "./clips.js";
 import { controls } from "./controls.js";
+import { presenterDrawer } from "./drawer.js";
 import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage, t } from "./i18n.js";
@@ -155,6 +156,7 @@ playback.showIdle();
 const ignored = [...link.ignored, ...(embedded ? embedIgnored(location.search, embedded) : [])];
 if (ignored.length) {
   playback.note("status.linkIgnored", { values: ignored.join(t("list.comma")) });
+presenterDrawer(document);
   if (embedded) console.warn(t("status.linkIgnored", { values: ignored.join(", ") })); // for the site's author
 }
 if (embedded) playOnItsOwn(store, runs, playback, reducedMotion);

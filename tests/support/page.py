@@ -208,7 +208,9 @@ def start_class(page):
 
 
 def end_class(page):
-    """End the class page leads, from presenter view or the page."""
+    """End the class page leads, from presenter view (its drawer open or not) or the page."""
+    if page.locator("#drawer-close").is_visible():
+        page.locator("#drawer-close").click()
     if page.locator("#presenter-bar").is_visible():
         page.locator("#presenter-exit").click()
     page.locator("#class-end").click()

@@ -317,6 +317,9 @@ export const EN = {
   "help.list": "This list",
   "help.fields": "Shortcuts work whichever control has the focus, except while you type in a text field or choose from a list.",
   "help.close": "Close",
+  "drawer.open": "Class tools",
+  "drawer.title": "Class tools",
+  "drawer.poll": "Questions to the class",
 
   "stack.levelAsked": "{visit}. {square}: what next? (predict it)",
   "refusal.notLeading": "You do not lead a class.",

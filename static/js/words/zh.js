@@ -317,6 +317,9 @@ export const ZH = {
   "help.list": "显示此列表",
   "help.fields": "无论焦点在哪个控件上，快捷键都有效；但在文本框中输入或从列表中选择时除外。",
   "help.close": "关闭",
+  "drawer.open": "课堂工具",
+  "drawer.title": "课堂工具",
+  "drawer.poll": "向全班提问",
 
   "stack.levelAsked": "{visit}. {square}：下一步？（请预测）",
   "refusal.notLeading": "你没有主持课堂。",
