@@ -40,6 +40,11 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 // On /embed, its options (controls, panels, autoplay, loop, language); null on the page itself.
 const embedded = limits.embed;
 
+// While a search streams at the fastest speed, the page renders at most 30 frames a second: each
+// frame shows a board thousands of events on, and painting it takes the time the events need.
+const FASTEST_FRAME_MS = 30;
+const frameGap = (state) => (state.run.status === "playing" && state.settings.speed === 0 ? FASTEST_FRAME_MS : 0);
+
 const store = new Store({
   example: limits.example,
   settings: link.settings,
@@ -62,7 +67,7 @@ const store = new Store({
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips.js
-});
+}, frameGap);
 
 const runs = {
   main: null,

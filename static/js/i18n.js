@@ -16,8 +16,7 @@ export function t(id, params = {}) {
     console.error(`No words for message ${id}`);
     return id;
   }
-  const text = typeof entry === "string" ? entry
-    : entry[new Intl.PluralRules(LOCALES[language]).select(Number(params.n))] ?? entry.other;
+  const text = typeof entry === "string" ? entry : entry[formats().plural.select(Number(params.n))] ?? entry.other;
   return text.replace(/\{(\w+)\}/g, (_, name) => {
     const value = params[name];
     if (value === undefined || value === null) return `{${name}}`;
@@ -25,9 +24,19 @@ export function t(id, params = {}) {
   });
 }
 
+// The language's plural rules and number format, made once a language: the views word counts
+// on every frame of a running search, and making either costs more than using it.
+const FORMATS = {};
+
+function formats() {
+  const locale = LOCALES[language];
+  FORMATS[language] ??= { plural: new Intl.PluralRules(locale), number: new Intl.NumberFormat(locale) };
+  return FORMATS[language];
+}
+
 /** Write a number as the page's language writes it. */
 export function number(n) {
-  return n.toLocaleString(LOCALES[language]);
+  return formats().number.format(n);
 }
 
 /** Return the language the user chose last time (or the browser's, the first time). */

@@ -1,14 +1,21 @@
 // The page's one state. Handlers change it with update(); views subscribe and render from it,
-// at most once an animation frame, however many changes came in between.
+// at most once an animation frame, however many changes came in between (and at most once in
+// the gap the state asks for: see the constructor).
 
 export class Store extends EventTarget {
   #state;
   #queued = false;
+  #renderedAt = -Infinity;
+  #gap;
 
-  /** Hold state, the page's whole state as plain data. */
-  constructor(state) {
+  /**
+   * Hold state, the page's whole state as plain data; gap(state): the fewest milliseconds from
+   * one render to the next (0: every frame).
+   */
+  constructor(state, gap = () => 0) {
     super();
     this.#state = state;
+    this.#gap = gap;
   }
 
   /** Return the current state (treat it as read-only: change it through update). */
@@ -46,9 +53,16 @@ export class Store extends EventTarget {
   #schedule() {
     if (this.#queued) return;
     this.#queued = true;
-    requestAnimationFrame(() => {
+    const frame = (now) => {
+      // Too soon after the last render: a later frame shows the changes.
+      if (now - this.#renderedAt < this.#gap(this.#state)) {
+        requestAnimationFrame(frame);
+        return;
+      }
       this.#queued = false;
+      this.#renderedAt = now;
       this.dispatchEvent(new Event("render"));
-    });
+    };
+    requestAnimationFrame(frame);
   }
 }

@@ -45,7 +45,9 @@ export class BoardView {
     const g = this.geometry;
     // Shown again, the canvas may have been sized by another view meanwhile.
     const refit = !old || g.rows !== scene.model.rows || g.cols !== scene.model.cols;
-    if (!(refit && this.fit())) this.invalidate();
+    // The page renders in an animation frame: painted now, the board changes in the same frame
+    // as the rest of the page, where a frame of its own would cost as much again.
+    if (!(refit && this.fit())) this.draw(frameTime());
   }
 
   /** Return the square under a point of the page, or -1 (also on the margin). */
@@ -96,7 +98,7 @@ export class BoardView {
 
   draw(now) {
     if (!this.scene || !this.geometry) return;
-    if (this.painter.draw(this.scene, now)) this.invalidate();
+    if (this.painter.draw(this.scene, now) && !this.scene.paced) this.invalidate();
   }
 }
 

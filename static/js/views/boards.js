@@ -18,7 +18,9 @@ export function createBoardsView(els, reducedMotion) {
     const hints = view.hints && !asking(state) ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
     const degrees = view.degrees ? lane.moves().map((list) => list.length) : null;
     const hold = held(state);
-    return { model: lane.model, hints, degrees, hold, deadEnd: hold ? deadEndOf(lane) : null,
+    // While the clock runs, the page renders again and again: the board needs no frames of its own.
+    return { model: lane.model, hints, degrees, hold, paced: state.run.since !== null,
+      deadEnd: hold ? deadEndOf(lane) : null,
       answers: lane === runs.main ? answersOf(lane, state) : null,
       speed: settings.speed, reducedMotion: reducedMotion.matches };
   }

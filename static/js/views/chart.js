@@ -17,12 +17,13 @@ export class DepthChart {
   }
 
   /**
-   * Show, on the next frame, buckets {from, to, low, high, last} of the depth from the run's
-   * start up to event number at, on a scale up to maxDepth (a tour's depth).
+   * Show buckets {from, to, low, high, last} of the depth from the run's start up to event
+   * number at, on a scale up to maxDepth (a tour's depth): drawn at once, as the page renders in
+   * an animation frame, so that the chart changes in the same frame as the rest of the page.
    */
   render(data) {
     this.data = data;
-    this.invalidate();
+    this.draw();
   }
 
   fit() {

@@ -2,6 +2,7 @@
 // link to join and its QR code, and the class's notes.
 import { t } from "../i18n.js";
 import { readLimits } from "../settings.js";
+import { setText } from "./dom.js";
 
 /** Return a link as text nodes that may break after its scheme and before its port and query. */
 function breakable(link) {
@@ -32,8 +33,8 @@ export function createClassView(els) {
     els.classLead.hidden = role !== "instructor";
     els.classFollow.hidden = role !== "student";
     els.classAway.hidden = role !== "left";
-    els.leadCode.textContent = els.followCode.textContent = els.presenterCode.textContent = code ?? "";
-    els.leadLink.textContent = link;
+    for (const el of [els.leadCode, els.followCode, els.presenterCode]) setText(el, code ?? "");
+    setText(els.leadLink, link);
     for (const shown of [els.presenterLink, els.presenterLinkBig]) {
       if (shown.textContent !== link) shown.replaceChildren(...breakable(link));
     }
@@ -52,7 +53,7 @@ export function createClassView(els) {
       if (note.id === "class.endedBecause") params.reason = params.reason ? t(params.reason) : params.raw;
       text = t(note.id, params);
     }
-    els.classNote.textContent = text;
+    setText(els.classNote, text);
   }
 
   return { render };

@@ -3,6 +3,7 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { squareName } from "../notation.js";
+import { setText } from "./dom.js";
 
 const ORDER_NOTES = {
   naive: "order.naiveNote",
@@ -41,9 +42,9 @@ export function createControlsView(els, limits) {
     const c = controls(state, runs);
     for (const name of ["play", "step", "back", "skip", "reset", "mark"]) els[name].disabled = !c[name].enabled;
     els.live.hidden = !c.live.enabled;
-    els.play.textContent = t(c.play.label);
+    setText(els.play, t(c.play.label));
     els.play.setAttribute("aria-pressed", String(c.play.pressed));
-    els.skip.textContent = t(c.skip.label);
+    setText(els.skip, t(c.skip.label));
     for (const part of [els.boardSetup, els.searchSetup, els.mode]) part.disabled = !c.setup.enabled;
     els.speed.disabled = !c.speed.enabled;
     els.exportPng.disabled = !c.png.enabled;
@@ -55,8 +56,8 @@ export function createControlsView(els, limits) {
       els.start.value = s.mode === "example" ? state.example.names[s.start] : squareName(s.start, s.rows, s.cols);
     }
     els.order.value = s.order;
-    els.orderNote.textContent = t(ORDER_NOTES[s.order]) +
-      (s.closed && s.order.startsWith("warnsdorff") ? ` ${t("order.closedNote")}` : "");
+    setText(els.orderNote, t(ORDER_NOTES[s.order]) +
+      (s.closed && s.order.startsWith("warnsdorff") ? ` ${t("order.closedNote")}` : ""));
     els.seedField.hidden = s.order !== "random";
     setValue(els.seed, String(s.seed));
     els.closed.checked = s.closed;
@@ -67,7 +68,7 @@ export function createControlsView(els, limits) {
     const step = limits.speeds.indexOf(state.settings.speed);
     if (step >= 0) els.speed.value = String(step);
     const speed = state.settings.speed;
-    els.speedOut.textContent = speed ? t("control.speedValue", { n: speed }) : t("control.fastest");
+    setText(els.speedOut, speed ? t("control.speedValue", { n: speed }) : t("control.fastest"));
 
     const main = runs.main;
     const { first, head } = main.timeline;
@@ -87,8 +88,8 @@ export function createControlsView(els, limits) {
     renderMarks(state.marks, state.view.language);
 
     const noteText = (note) => (note ? t(note.id, note.params) : "");
-    els.boardNote.textContent = noteText(state.notes.board);
-    els.shareNote.textContent = noteText(state.notes.share);
+    setText(els.boardNote, noteText(state.notes.board));
+    setText(els.shareNote, noteText(state.notes.share));
 
     els.hints.checked = state.view.hints;
     els.degrees.checked = state.view.degrees;

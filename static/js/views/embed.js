@@ -4,6 +4,7 @@ import { controls } from "../controls.js";
 import { embedCode } from "../embed.js";
 import { t } from "../i18n.js";
 import { toLink } from "../settings.js";
+import { setText } from "./dom.js";
 
 /** Return the embed's view; base: the server's address as other sites reach it. */
 export function createEmbedView(els, base) {
@@ -11,7 +12,7 @@ export function createEmbedView(els, base) {
     els.openFull.href = new URL(`/${toLink(state.settings, null)}`, location.href).href;
     if (!els.embedPlay) return;
     const play = controls(state, runs).play;
-    els.embedPlay.textContent = t(play.label);
+    setText(els.embedPlay, t(play.label));
     els.embedPlay.disabled = !play.enabled;
     els.embedPlay.setAttribute("aria-pressed", String(play.pressed));
   }
@@ -25,7 +26,7 @@ export function createEmbedView(els, base) {
     const code = embedCode(base, state.settings, snippet, t("embed.title"));
     // Only when it changed: writing it again would drop a selection the user is making.
     if (els.embedCode.value !== code) els.embedCode.value = code;
-    els.embedNote.textContent = state.notes.embed ? t(state.notes.embed.id, state.notes.embed.params) : "";
+    setText(els.embedNote, state.notes.embed ? t(state.notes.embed.id, state.notes.embed.params) : "");
   }
 
   return { render: (state, runs) => (state.embedded ? renderEmbedded(state, runs) : renderSnippet(state)) };

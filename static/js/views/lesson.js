@@ -4,11 +4,29 @@ import { CODE, eventLine } from "../code.js";
 import { t } from "../i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "./chart.js";
+import { setText } from "./dom.js";
 import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "./facts.js";
 
 const SHOWN_LEVELS = 8;
 const SQUARE_PARAMS = ["square", "move", "start"]; // a trace's params that are squares, to be named
 const BOOK_BOARDS = ["5x5", "6x6"]; // the boards whose estimate the book works out with a rounded k
+
+/**
+ * Show rows ({value, className, text}; value null for none) as list's items, rewriting only
+ * what changed: the stack changes on every frame of a fast search, mostly at its top.
+ */
+function showRows(list, rows) {
+  const items = list.children;
+  while (items.length > rows.length) items[items.length - 1].remove();
+  rows.forEach(({ value, className, text }, i) => {
+    const li = items[i] ?? list.appendChild(document.createElement("li"));
+    // The "more" row has no number of its own.
+    if (value === null) li.removeAttribute("value");
+    else if (li.value !== value || !li.hasAttribute("value")) li.value = value;
+    if (li.className !== className) li.className = className;
+    setText(li, text);
+  });
+}
 
 /** Return the lesson panels' view. */
 export function createLessonView(els) {
@@ -39,7 +57,7 @@ export function createLessonView(els) {
     for (const [key, value] of Object.entries(entry?.params ?? {})) {
       params[key] = SQUARE_PARAMS.includes(key) ? nameOf(lane, value) : value;
     }
-    els.lineNote.textContent = entry ? t(entry.note, params) : "";
+    setText(els.lineNote, entry ? t(entry.note, params) : "");
   }
 
   function renderStack(state, runs, lane) {
@@ -47,41 +65,37 @@ export function createLessonView(els) {
     const shown = stack.slice(-SHOWN_LEVELS).reverse();
     const secret = asking(state); // the knight's moves still to try would answer the question
     const rows = shown.map((level, i) => {
-      const li = document.createElement("li");
-      li.value = level.visit;
       const square = nameOf(lane, level.square);
-      li.textContent = secret && i === 0 ? t("stack.levelAsked", { visit: level.visit, square }) : level.toTry.length
-        ? t("stack.level", { visit: level.visit, square, rest: level.toTry.map((s) => nameOf(lane, s)).join(t("list.comma")) })
-        : t("stack.levelDone", { visit: level.visit, square });
-      return li;
+      const rest = level.toTry.map((s) => nameOf(lane, s)).join(t("list.comma"));
+      const text = secret && i === 0 ? t("stack.levelAsked", { visit: level.visit, square })
+        : level.toTry.length ? t("stack.level", { visit: level.visit, square, rest })
+          : t("stack.levelDone", { visit: level.visit, square });
+      return { value: level.visit, className: "", text };
     });
     if (stack.length > shown.length) {
-      const li = document.createElement("li");
-      li.className = "more";
-      li.textContent = t("stack.more", { n: stack.length - shown.length });
-      rows.push(li);
+      rows.push({ value: null, className: "more", text: t("stack.more", { n: stack.length - shown.length }) });
     }
-    els.stack.replaceChildren(...rows);
+    showRows(els.stack, rows);
     const dead = held(state) ? deadEndOf(lane) : null;
     const why = dead?.complete ? "deadEnd.complete" : dead?.blocked ? "deadEnd.blocked" : "deadEnd.tried";
-    els.deadEnd.textContent = dead ? t(why, {
+    setText(els.deadEnd, dead ? t(why, {
       square: nameOf(lane, dead.square), n: dead.moves.length,
       moves: dead.moves.map(({ square, visit }) => visit
         ? t("deadEnd.move", { square: nameOf(lane, square), visit })
         : t("deadEnd.free", { square: nameOf(lane, square) })).join(t("list.comma")),
-    }) : "";
+    }) : "");
   }
 
   function renderAnalysis(state, lane) {
-    if (lane.graph) { els.analysis.textContent = ""; return; }
+    if (lane.graph) { setText(els.analysis, ""); return; }
     const moves = lane.moves();
     if (!estimates.has(moves)) estimates.set(moves, { ours: treeEstimate(moves), book: bookEstimate(moves) });
     const { ours, book } = estimates.get(moves);
     const m = lane.model, k = Number(ours.branching.toFixed(2));
     const estimate = t("lesson.estimate", { k, n: m.squares, nodes: scientific(ours.log10), visits: m.visits });
-    els.analysis.textContent = BOOK_BOARDS.includes(`${m.rows}x${m.cols}`)
+    setText(els.analysis, BOOK_BOARDS.includes(`${m.rows}x${m.cols}`)
       ? estimate + t("list.sentences") + t("lesson.bookEstimate", { bookK: book.k, bookNodes: scientific(book.log10, 2), k })
-      : estimate;
+      : estimate);
   }
 
   function render(state, runs) {

@@ -3,6 +3,7 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { predictable } from "../predict.js";
+import { setText } from "./dom.js";
 import { nameOf } from "./facts.js";
 
 const WARNSDORFF = new Set(["warnsdorff", "warnsdorff-roth"]);
@@ -58,7 +59,7 @@ export function createPredictView(els) {
     els.predictEvery.value = p.every;
     els.predictNField.hidden = p.every !== "n";
     if (document.activeElement !== els.predictN) els.predictN.value = String(p.n);
-    els.predictNote.textContent = can ? "" : t(state.klass.role === "student" ? "predict.inClass" : "predict.boardOnly");
+    setText(els.predictNote, can ? "" : t(state.klass.role === "student" ? "predict.inClass" : "predict.boardOnly"));
 
     els.predictBox.hidden = !(p.on && can);
     if (els.predictBox.hidden) return;
