@@ -111,9 +111,8 @@ export const ZH = {
   "status.resumable": "连接中断时服务器丢失了这次运行。按“播放”或“单步”从第 {at} 个事件继续。",
   "status.classReviewing": "正在自行回看第 {at} 个事件；课堂仍在继续。按“回到直播”重新跟随。",
 
-  "outcome.found": "找到周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {backtracks} 次。",
-  "outcome.foundClosed": "找到闭合周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {backtracks} 次。",
-  "outcome.graph": {
+  "outcome.found": { one: "找到周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。", other: "找到周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。" },
+  "outcome.foundClosed": { one: "找到闭合周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。", other: "找到闭合周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。" },
   "outcome.foundOne": "找到周游路线：棋盘只有一个方格，骑士访问一次即走完，没有回溯。",
     one: "找到经过全部 {squares} 个顶点的路径：{names}，共访问 {visits} 次、回溯 {n} 次。",
     other: "找到经过全部 {squares} 个顶点的路径：{names}，共访问 {visits} 次、回溯 {n} 次。",
