@@ -114,6 +114,7 @@ export const ZH = {
   "outcome.found": { one: "找到周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。", other: "找到周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。" },
   "outcome.foundClosed": { one: "找到闭合周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。", other: "找到闭合周游路线：骑士走遍了全部 {squares} 个方格，共访问 {visits} 次、回溯 {n} 次。" },
   "outcome.foundOne": "找到周游路线：棋盘只有一个方格，骑士访问一次即走完，没有回溯。",
+  "outcome.graph": {
     one: "找到经过全部 {squares} 个顶点的路径：{names}，共访问 {visits} 次、回溯 {n} 次。",
     other: "找到经过全部 {squares} 个顶点的路径：{names}，共访问 {visits} 次、回溯 {n} 次。",
   },
