@@ -156,12 +156,12 @@ listenForShortcuts({
 }, enabled);
 
 applyLanguage();
+presenterDrawer(document);
 playback.showIdle();
 // A link's values the page could not use are said once, in place of the first status.
 const ignored = [...link.ignored, ...(embedded ? embedIgnored(location.search, embedded) : [])];
 if (ignored.length) {
   playback.note("status.linkIgnored", { values: ignored.join(t("list.comma")) });
-presenterDrawer(document);
   if (embedded) console.warn(t("status.linkIgnored", { values: ignored.join(", ") })); // for the site's author
 }
 if (embedded) playOnItsOwn(store, runs, playback, reducedMotion);

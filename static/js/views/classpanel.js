@@ -11,24 +11,24 @@ function breakable(link) {
   return parts.flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
 
-/** Return the class panel's view. */
 /** Scroll area into view unless its top is already on screen. */
 function showBoard(area) {
   const { top } = area.getBoundingClientRect();
   if (top < 0 || top > innerHeight * 0.5) area.scrollIntoView({ block: "start" });
 }
 
+/** Return the class panel's view. */
 export function createClassView(els) {
   // The server knows an address the students can reach; the page's own may be 127.0.0.1.
   const base = readLimits(document).joinBase ?? location.origin;
-
   let was = null; // the role rendered last
+
   function render(state) {
     const { role, code, presenter, note } = state.klass;
-    const link = code ? `${base}/?class=${code}` : "";
     // Joined from the class box, at the foot of a phone's page: the board is what to watch now.
     if (role === "student" && was === "none") showBoard(els.boardFrame.closest(".board-area"));
     was = role;
+    const link = code ? `${base}/?class=${code}` : "";
     els.classNone.hidden = role !== "none";
     els.classLead.hidden = role !== "instructor";
     els.classFollow.hidden = role !== "student";
