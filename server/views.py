@@ -20,9 +20,10 @@ NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
 VENDORED = {
     "socket.io": NODE_MODULES / "socket.io-client" / "dist",
     "gifenc": NODE_MODULES / "gifenc" / "dist",
-    "webm-muxer": NODE_MODULES / "webm-muxer" / "build",
-    "mp4-muxer": NODE_MODULES / "mp4-muxer" / "build",
+    "mediabunny": NODE_MODULES / "mediabunny" / "dist" / "bundles",
 }
+# Of a package that ships more than the page loads, the files it may be given.
+VENDORED_FILES = {"mediabunny": {"mediabunny.min.mjs"}}
 
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only with --public-url
@@ -106,7 +107,7 @@ def embed():
 @bp.get("/vendor/<package>/<path:name>")
 def vendored(package, name):
     """Serve a file of one of the page's libraries from its installed npm package."""
-    if package not in VENDORED:
+    if package not in VENDORED or name not in VENDORED_FILES.get(package, {name}):
         abort(404)
     if not VENDORED[package].is_dir():
         abort(503, f"The page's library {package} is not installed: run `make run` or `npm ci`.")

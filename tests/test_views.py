@@ -44,12 +44,13 @@ def test_the_page_libraries_are_served_locally(app):
     response = client.get("/vendor/gifenc/gifenc.esm.js")
     assert response.status_code == 200
     assert b"GIFEncoder" in response.data
-    for muxer in ("webm-muxer", "mp4-muxer"):
-        response = client.get(f"/vendor/{muxer}/{muxer}.mjs")
-        assert response.status_code == 200
-        # A browser runs an imported module only if it is served as JavaScript.
-        assert response.mimetype in ("text/javascript", "application/javascript"), response.mimetype
-        assert b"Muxer" in response.data and b"ArrayBufferTarget" in response.data
+    response = client.get("/vendor/mediabunny/mediabunny.min.mjs")
+    assert response.status_code == 200
+    # A browser runs an imported module only if it is served as JavaScript.
+    assert response.mimetype in ("text/javascript", "application/javascript"), response.mimetype
+    assert b"CanvasSource" in response.data and b"BufferTarget" in response.data
+    # Only the bundle the page imports, not the package's other builds.
+    assert client.get("/vendor/mediabunny/mediabunny.cjs").status_code == 404
     # Only the packages the page loads: no other file under node_modules.
     assert client.get("/vendor/socket.io-client/package.json").status_code == 404
     assert client.get("/vendor/socket.io/../package.json").status_code == 404

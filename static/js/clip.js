@@ -1,7 +1,7 @@
 // A clip of a lane's search, made off the page from a copy of its model: a video encoded frame by
-// frame by the browser's VideoEncoder as fast as it goes and put in a WebM or MP4 file by
-// webm-muxer or mp4-muxer (where the browser has no VideoEncoder: recorded by MediaRecorder, in
-// real time), or an animated GIF, encoded as fast as it goes by gifenc. Each library is loaded
+// frame by the browser's VideoEncoder as fast as it goes, through mediabunny, into an MP4 or WebM
+// file (where the browser has no VideoEncoder: recorded by MediaRecorder, in real time), or an
+// animated GIF, encoded as fast as it goes by gifenc. Each library is loaded
 // only when it is needed. Each frame is painted from the model at its own simulated time, so
 // fades and glides are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
@@ -23,11 +23,8 @@ const BITRATE = 6_000_000; // flat colours and sharp digits, at 30 frames a seco
 // still). On a busy one it drops frames all along, and waiting longer does not bring them back.
 const FLUSH_MS = 250;
 const GIFENC = "/vendor/gifenc/gifenc.esm.js";
-const MUXERS = { webm: "/vendor/webm-muxer/webm-muxer.mjs", mp4: "/vendor/mp4-muxer/mp4-muxer.mjs" };
-// Frames handed to the encoder and not yet encoded: enough to keep it busy, few enough that
-// the frames painted ahead of it (each a copy of the canvas) stay a few megabytes.
-const QUEUE = 4;
-const KEY_EVERY = 2 * FPS; // a key frame every 2 s, so that a player seeks quickly
+const MEDIABUNNY = "/vendor/mediabunny/mediabunny.min.mjs";
+const KEY_EVERY_S = 2; // a key frame every 2 s, so that a player seeks quickly
 
 /** An error of a clip with the note that tells the user of it: {id, params}. */
 export class ClipError extends Error {
@@ -79,52 +76,39 @@ export async function encodeVideo(clip, { type, pace, signal, progress }) {
   const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
   const player = new Player(clip, film, pace, { speed: pace });
   const { width, height } = film.canvas;
-  const { Muxer, ArrayBufferTarget } = await import(MUXERS[type.container]);
-  const muxer = new Muxer({ target: new ArrayBufferTarget(), video: { codec: type.track, width, height,
-    frameRate: FPS }, ...(type.container === "mp4" ? { fastStart: "in-memory" } : {}) });
-  let failure = null, written = 0, end = -1;
-  const waiting = { wake: () => {} }; // an encoder that fails takes no more frames off its queue
-  const encoder = new VideoEncoder({
-    output: (chunk, meta) => {
-      try {
-        muxer.addVideoChunk(chunk, meta);
-        written++;
-        end = Math.max(end, chunk.timestamp);
-      } catch (error) {
-        failure ??= error;
-      }
-    },
-    error: (error) => {
-      failure ??= error;
-      waiting.wake();
+  const { Output, BufferTarget, CanvasSource, Mp4OutputFormat, WebMOutputFormat, Quality } = await import(MEDIABUNNY);
+  const format = type.container === "mp4" ? new Mp4OutputFormat({ fastStart: "in-memory" }) : new WebMOutputFormat();
+  const output = new Output({ format, target: new BufferTarget() });
+  let written = 0, end = -1;
+  const us = (k) => Math.round(videoFrame(k, n, pace).t * 1e6); // frame k's time, in microseconds
+  const source = new CanvasSource(film.canvas, {
+    codec: type.track, fullCodecString: type.codec, quality: new Quality({ bitrate: BITRATE }),
+    keyFrameInterval: KEY_EVERY_S, latencyMode: "quality",
+    onEncodedPacket: (packet) => {
+      written++;
+      end = Math.max(end, Math.round(packet.timestamp * 1e6));
     },
   });
-  const us = (k) => Math.round(videoFrame(k, n, pace).t * 1e6); // frame k's time, in microseconds
+  output.addVideoTrack(source); // no frameRate: it would move the last frame, at the clip's end, onto a 1/30 s step
   try {
-    encoder.configure({ ...encoderConfig(width, height), codec: type.codec, ...(type.avc ? { avc: type.avc } : {}) });
+    await output.start();
     for (let k = 0; k < frames; k++) {
       signal.throwIfAborted();
-      if (failure) throw failure;
       const frame = videoFrame(k, n, pace);
       player.show(frame.events, frame.t * 1000);
       // Each frame lasts until the next; the last, at the clip's end, marks it and lasts nothing.
       const timestamp = us(k), duration = k + 1 < frames ? us(k + 1) - timestamp : 0;
-      const picture = new VideoFrame(film.canvas, { timestamp, duration });
-      encoder.encode(picture, { keyFrame: k % KEY_EVERY === 0 });
-      picture.close();
+      await source.add(timestamp / 1e6, duration / 1e6); // waits while the encoder is behind
       progress((k + 1) / frames);
-      await (encoder.encodeQueueSize > QUEUE ? dequeued(encoder, signal, waiting) : breathe(signal));
+      await breathe(signal);
     }
-    await encoder.flush();
-    if (failure) throw failure;
-    muxer.finalize();
+    await output.finalize();
   } catch (error) {
+    if (output.state !== "finalized") await output.cancel().catch(() => {});
     if (signal.aborted) throw error;
-    throw error instanceof ClipError ? error : new ClipError("clip.videoFailed", { error: error?.message ?? String(error) });
-  } finally {
-    if (encoder.state !== "closed") encoder.close();
+    throw new ClipError("clip.videoFailed", { error: error?.message ?? String(error) });
   }
-  const { buffer } = muxer.target;
+  const { buffer } = output.target;
   // Every frame came out of the encoder, the last at the clip's end, into a file that has bytes.
   if (written !== frames || end !== us(frames - 1) || !buffer?.byteLength) {
     throw new ClipError("clip.videoIncomplete", { frames: written, of: frames });
@@ -333,28 +317,6 @@ function breathe(signal) {
     };
     signal.addEventListener("abort", abort, { once: true });
     port2.postMessage(null);
-  });
-}
-
-/**
- * Resolve when encoder has taken a frame off its queue, or waiting.wake() is called; reject with
- * signal's reason if it aborts first.
- */
-function dequeued(encoder, signal, waiting) {
-  return new Promise((resolve, reject) => {
-    signal.throwIfAborted();
-    const done = () => {
-      encoder.removeEventListener("dequeue", done);
-      signal.removeEventListener("abort", abort);
-      resolve();
-    };
-    const abort = () => {
-      encoder.removeEventListener("dequeue", done);
-      reject(signal.reason);
-    };
-    encoder.addEventListener("dequeue", done);
-    waiting.wake = done;
-    signal.addEventListener("abort", abort, { once: true });
   });
 }
 

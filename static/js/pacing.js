@@ -8,16 +8,16 @@ export const PACES = [1, 2, 5, 10, 20, 50, 100, 200, 500]; // events a second
 export const GIF_MIN_CS = 2;              // browsers play a GIF frame shorter than 2 cs as 10 cs
 export const GIF_MAX_FRAMES = 1000;       // beyond this a GIF grows past tens of megabytes
 
-// The first of these that the browser's VideoEncoder takes: WebM (VP9, else VP8) where it encodes
-// either, MP4 (H.264: High, else Main, else Constrained Baseline, all at level 4, room for 1080p)
-// where it encodes only that. track: the muxer's name for the codec; avc: H.264 with its
-// parameters apart (avcC), as MP4 keeps them.
+// The first of these that the browser's VideoEncoder takes: MP4 (H.264: High, else Main, else
+// Constrained Baseline, all at level 4, room for 1080p), which encodes fastest and plays in
+// PowerPoint, Keynote and every browser; else WebM (VP9, else VP8). track: mediabunny's name for
+// the codec; avc: H.264 with its parameters apart (avcC), as MP4 keeps them.
 const VIDEO_CODECS = [
-  { codec: "vp09.00.40.08", track: "V_VP9", container: "webm" },
-  { codec: "vp8", track: "V_VP8", container: "webm" },
   { codec: "avc1.640028", track: "avc", container: "mp4", avc: { format: "avc" } },
   { codec: "avc1.4d0028", track: "avc", container: "mp4", avc: { format: "avc" } },
   { codec: "avc1.42e028", track: "avc", container: "mp4", avc: { format: "avc" } },
+  { codec: "vp09.00.40.08", track: "vp9", container: "webm" },
+  { codec: "vp8", track: "vp8", container: "webm" },
 ];
 const CONTAINERS = { webm: { mime: "video/webm", ext: "webm", name: "WebM" },
   mp4: { mime: "video/mp4", ext: "mp4", name: "MP4" } };

@@ -116,26 +116,30 @@ function encodes(...codecs) {
   return { isConfigSupported, asked };
 }
 
-test("the video codec is the first the encoder takes: VP9, then VP8 (WebM), then H.264 (MP4)", async () => {
+test("the video codec is the first the encoder takes: H.264 (MP4), then VP9, then VP8 (WebM)", async () => {
   const config = { width: 1920, height: 1080, bitrate: 6_000_000, framerate: FPS };
   const all = encodes("vp09.00.40.08", "vp8", "avc1.640028", "avc1.4d0028", "avc1.42e028");
-  assert.deepEqual(await videoCodec(all.isConfigSupported, config),
-    { codec: "vp09.00.40.08", track: "V_VP9", container: "webm", mime: "video/webm", ext: "webm", name: "WebM" });
-  assert.deepEqual(all.asked, [{ ...config, codec: "vp09.00.40.08" }], "asked with the encoder's settings, once");
-  assert.deepEqual(await videoCodec(encodes("vp8", "avc1.640028").isConfigSupported, config),
-    { codec: "vp8", track: "V_VP8", container: "webm", mime: "video/webm", ext: "webm", name: "WebM" });
-  // Safari: H.264 only, in MP4, with its parameters kept apart as MP4 keeps them.
-  const safari = encodes("avc1.42e028");
-  assert.deepEqual(await videoCodec(safari.isConfigSupported, config), { codec: "avc1.42e028", avc: { format: "avc" },
+  // H.264 with its parameters kept apart, as MP4 keeps them.
+  assert.deepEqual(await videoCodec(all.isConfigSupported, config), { codec: "avc1.640028", avc: { format: "avc" },
     track: "avc", container: "mp4", mime: "video/mp4", ext: "mp4", name: "MP4" });
-  assert.deepEqual(safari.asked.map((asked) => asked.codec), ["vp09.00.40.08", "vp8", "avc1.640028", "avc1.4d0028",
-    "avc1.42e028"]);
-  assert.deepEqual(safari.asked.at(-1).avc, { format: "avc" });
+  assert.deepEqual(all.asked, [{ ...config, codec: "avc1.640028", avc: { format: "avc" } }],
+    "asked with the encoder's settings, once");
+  // Safari before 17: only Constrained Baseline.
+  const baseline = encodes("avc1.42e028");
+  assert.equal((await videoCodec(baseline.isConfigSupported, config)).codec, "avc1.42e028");
+  assert.deepEqual(baseline.asked.map((asked) => asked.codec), ["avc1.640028", "avc1.4d0028", "avc1.42e028"]);
+  // A browser with no H.264 encoder (a Chromium built without one): WebM.
+  const noH264 = encodes("vp09.00.40.08", "vp8");
+  assert.deepEqual(await videoCodec(noH264.isConfigSupported, config),
+    { codec: "vp09.00.40.08", track: "vp9", container: "webm", mime: "video/webm", ext: "webm", name: "WebM" });
+  assert.equal(noH264.asked.at(-1).avc, undefined, "VP9 is asked of without H.264's parameters");
+  assert.deepEqual(await videoCodec(encodes("vp8").isConfigSupported, config),
+    { codec: "vp8", track: "vp8", container: "webm", mime: "video/webm", ext: "webm", name: "WebM" });
   assert.equal(await videoCodec(encodes().isConfigSupported, config), null);
   // A codec string the browser cannot parse is refused with a TypeError: the next is tried.
   const refuses = async (asked) => {
-    if (asked.codec.startsWith("vp")) throw new TypeError("Invalid codec string");
+    if (asked.codec.startsWith("avc1")) throw new TypeError("Invalid codec string");
     return { supported: true };
   };
-  assert.equal((await videoCodec(refuses, config)).codec, "avc1.640028");
+  assert.equal((await videoCodec(refuses, config)).codec, "vp09.00.40.08");
 });

@@ -262,7 +262,7 @@ export const ZH = {
   "clip.cancel": "取消",
   "clip.minutes": "{minutes} 分 {seconds} 秒",
   "clip.planVideo": { one: "{format} 视频，共 {n} 个事件，时长 {length}。", other: "{format} 视频，共 {n} 个事件，时长 {length}。" },
-  "clip.planVideoRecorded": { one: "{format} 视频，共 {n} 个事件，时长 {length}。视频边播放边录制，生成它需要同样长的时间。", other: "{format} 视频，共 {n} 个事件，时长 {length}。视频边播放边录制，生成它需要同样长的时间。" },
+  "clip.planVideoRecorded": { one: "{format} 视频，共 {n} 个事件，时长 {length}。视频边播放边录制，生成它需要同样长的时间；机器繁忙时，视频可能变短。用 https:// 或在 localhost 上打开本页，可得到时间精确的视频。", other: "{format} 视频，共 {n} 个事件，时长 {length}。视频边播放边录制，生成它需要同样长的时间；机器繁忙时，视频可能变短。用 https:// 或在 localhost 上打开本页，可得到时间精确的视频。" },
   "clip.planGif": { one: "GIF 动图，共 {n} 个事件、{frames} 帧，时长 {length}。", other: "GIF 动图，共 {n} 个事件、{frames} 帧，时长 {length}。" },
   "clip.planGifThinned": { one: "GIF 动图，共 {n} 个事件、{frames} 帧，时长 {length}：这里的 GIF 动图最多 {max} 帧，所以每帧显示 {group} 个事件。", other: "GIF 动图，共 {n} 个事件、{frames} 帧，时长 {length}：这里的 GIF 动图最多 {max} 帧，所以每帧显示 {group} 个事件。" },
   "clip.notExample": "片段只录制骑士的棋盘；示例图不能录制。",
