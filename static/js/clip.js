@@ -1,9 +1,9 @@
 // A clip of a lane's search, made off the page from a copy of its model: a video encoded frame by
 // frame by the browser's VideoEncoder as fast as it goes, through mediabunny, into an MP4 or WebM
 // file (where the browser has no VideoEncoder: recorded by MediaRecorder, in real time), or an
-// animated GIF, encoded as fast as it goes by gifenc. Each library is loaded
-// only when it is needed. Each frame is painted from the model at its own simulated time, so
-// fades and glides are smooth and the same every time. The page's views, its model and its
+// animated GIF, encoded as fast as it goes by gifenc. Each library is loaded only when it is
+// needed. Each frame is painted from the model at its own simulated time, so fades and glides
+// are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
 import { t } from "./i18n.js";
 import { apply, copyModel, rewind } from "./model.js";
