@@ -4,6 +4,8 @@ and (with --against) the page of another commit."""
 import argparse
 import contextlib
 import multiprocessing
+import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -185,6 +187,7 @@ class Served:
             stderr=subprocess.DEVNULL,
             text=True,
         )
+        ON_TERM.append(self.close)
         self.url = self.process.stdout.readline().strip()
         if not self.url.startswith("http://"):
             self.close()
@@ -211,6 +214,14 @@ def worktree(ref):
     ).stdout.strip()
     place = Path(tempfile.mkdtemp(prefix="stream-against-"))
     tree = place / "tree"
+
+    def remove():
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run([*git, "remove", "--force", str(tree)], capture_output=True)
+        subprocess.run([*git, "prune"], capture_output=True)
+        shutil.rmtree(place, ignore_errors=True)
+
+    ON_TERM.append(remove)
     try:
         subprocess.run(
             ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), name],
@@ -221,16 +232,20 @@ def worktree(ref):
         (tree / "node_modules").symlink_to(ROOT / "node_modules")
         yield tree, name
     finally:
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True
-        )
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], capture_output=True)
-        subprocess.run(["rm", "-rf", str(place)], check=False)
+        remove()
+
+
+# What a termination must still undo (servers, the worktree): an exception raised inside a
+# Playwright call would leave the run hanging, so the handler undoes these itself and exits.
+ON_TERM = []
 
 
 def stop_on_term(signum, frame):
-    """Turn a termination (a time limit's) into an exception, so that cleanup still runs."""
-    raise KeyboardInterrupt(f"signal {signum}")
+    """Undo what ON_TERM holds, newest first, and exit (a time limit's termination)."""
+    for undo in reversed(ON_TERM):
+        with contextlib.suppress(Exception):
+            undo()
+    os._exit(128 + signum)
 
 
 def spread(values):
