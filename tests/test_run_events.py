@@ -13,13 +13,15 @@ GOOD = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 0}
 
 
 def test_start_is_acknowledged_and_announced_then_streams(client):
-    answer = client.emit("start", GOOD, callback=True)
+    # 6x6: a search longer than the batches the server sends before an acknowledgement.
+    board = {**GOOD, "rows": 6, "cols": 6}
+    answer = client.emit("start", board, callback=True)
     assert answer["ok"] is True and answer["run"] >= 1
     assert wait_for(lambda: [event for event, _ in sent(client)] == ["started"] + ["events"] * WINDOW)
     assert sent_to(client, "started") == [
         {
             "run": answer["run"],
-            **GOOD,
+            **board,
             "paused": False,
             "closed": False,
             "all_tours": False,
@@ -30,7 +32,7 @@ def test_start_is_acknowledged_and_announced_then_streams(client):
         }
     ]
     batches = sent_to(client, "events")
-    expected = encode(list(knight_tour(knight_graph(5, 5), 0)))
+    expected = encode(list(knight_tour(knight_graph(6, 6), 0)))
     streamed = [code for batch in batches for code in batch["events"]]
     assert streamed == expected[: len(streamed)]
     assert all(batch["run"] == answer["run"] for batch in batches)

@@ -40,13 +40,11 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 // On /embed, its options (controls, panels, autoplay, loop, language); null on the page itself.
 const embedded = limits.embed;
 
-// Once a search has streamed at the fastest speed for a moment, the page renders at most 20
-// frames a second: each frame shows a board thousands of events on, and painting it takes the
-// time the events need. Its first frames (the first moves) are drawn at once.
+// At the fastest speed the page renders at most 20 frames a second: each frame shows a board
+// thousands of events on, and painting it takes the time the events need. The gap counts from
+// the last render, so the first moves after Play are drawn at once.
 const FASTEST_FRAME_MS = 50;
-const FASTEST_AFTER_MS = 250;
-const frameGap = ({ run, settings }) => (run.status === "playing" && settings.speed === 0 && run.since !== null
-  && performance.now() - run.since > FASTEST_AFTER_MS ? FASTEST_FRAME_MS : 0);
+const frameGap = ({ run, settings }) => (run.status === "playing" && settings.speed === 0 ? FASTEST_FRAME_MS : 0);
 
 const store = new Store({
   example: limits.example,
