@@ -7,11 +7,7 @@ from collections import deque
 
 from .engine.lookahead import upcoming as next_event
 
-# Batches sent but not yet acknowledged, at most. A page's round trip through the browser is
-# longer than a plain client's: with eight on their way the server searches while the page
-# paints (bench/stream.py: the page at 0.65 times a Python client's rate with two, about 1.0
-# with eight). Eight batches are at most 32,768 events, about 200 KB held for a stalled client.
-WINDOW = 8
+WINDOW = 2  # batches sent but not yet acknowledged, at most
 MAX_BATCH = 4096  # events in one batch, at most
 # Seconds between batches when the speed allows more than one event each: ten batches a
 # second keep a lecture hall of browsers (hundreds of clients on one process) within reach.
