@@ -120,7 +120,11 @@ def live_server(serve):
 
 @pytest.fixture
 def connect():
-    """Return connect(url, ack=True, **options): a new RecordingClient, closed after the test."""
+    """Return connect(url, ack=True, **options): a new RecordingClient, closed after the test.
+
+    Ask for it after the fixture of the servers it connects to: fixtures end in reverse order, so
+    the clients close before their servers stop (and say goodbye to whoever is still connected).
+    """
     made = Made(RecordingClient)
     yield made
     close_all(made)

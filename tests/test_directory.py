@@ -10,7 +10,7 @@ RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
 
 # connect comes first so that its clients close after the processes have stopped: closing on a
 # live `python -m server` waits 3 s (see RequestHandler in tests/support/servers.py).
-def test_a_student_on_another_process_follows_the_class_live(connect, cluster):
+def test_a_student_on_another_process_follows_the_class_live(cluster, connect):
     (first, second), shared = cluster
     teacher, student = connect(first), connect(second)
     answer = teacher.call("class_open")

@@ -30,7 +30,7 @@ def counted(teacher, poll, n):
 
 
 # connect comes first so that its clients close after the processes have stopped.
-def test_students_on_another_process_answer_once_each_and_are_counted_once(connect, clusters):
+def test_students_on_another_process_answer_once_each_and_are_counted_once(clusters, connect):
     cluster = clusters(2)
     first, second = cluster.apps  # the class is the first's
     teacher, here = connect(first.url), connect(first.url)
@@ -76,7 +76,7 @@ def test_students_on_another_process_answer_once_each_and_are_counted_once(conne
     assert there.call("poll_answer", {"id": poll["id"], "square": 7}) == {"ok": False, "error": NONE_OPEN}
 
 
-def test_a_student_joining_through_another_process_is_asked_the_open_question(connect, clusters):
+def test_a_student_joining_through_another_process_is_asked_the_open_question(clusters, connect):
     cluster = clusters(2)
     first, second = cluster.apps
     teacher = connect(first.url)

@@ -87,7 +87,7 @@ def report(title, **seconds):
 
 
 # connect comes first so that its clients close after the processes have stopped.
-def test_a_hung_redis_holds_up_no_run_and_the_class_catches_up(connect, clusters):
+def test_a_hung_redis_holds_up_no_run_and_the_class_catches_up(clusters, connect):
     cluster = clusters(2, *FAST)
     (first, second), redis = cluster.apps, cluster.redis
     teacher, here, there = connect(first.url), connect(first.url), connect(second.url)
@@ -132,7 +132,7 @@ def test_a_hung_redis_holds_up_no_run_and_the_class_catches_up(connect, clusters
     )
 
 
-def test_class_operations_fail_clearly_while_redis_is_down_and_recover_by_themselves(connect, clusters):
+def test_class_operations_fail_clearly_while_redis_is_down_and_recover_by_themselves(clusters, connect):
     cluster = clusters(2, *FAST)
     (first, second), redis = cluster.apps, cluster.redis
     teacher, there, solo = connect(first.url), connect(second.url), connect(second.url)
@@ -172,7 +172,7 @@ def test_class_operations_fail_clearly_while_redis_is_down_and_recover_by_themse
     )
 
 
-def test_the_students_of_a_class_whose_server_died_are_told_and_its_code_expires(connect, clusters):
+def test_the_students_of_a_class_whose_server_died_are_told_and_its_code_expires(clusters, connect):
     cluster = clusters(2, *FAST)
     (first, second), redis = cluster.apps, cluster.redis
     teacher, there = connect(first.url), connect(second.url)
@@ -196,7 +196,7 @@ def test_the_students_of_a_class_whose_server_died_are_told_and_its_code_expires
     report("Owner process killed", students_told_after=told - died)
 
 
-def test_an_ended_class_is_forgotten_at_once_by_every_process(connect, clusters):
+def test_an_ended_class_is_forgotten_at_once_by_every_process(clusters, connect):
     cluster = clusters(2, *FAST)
     (first, second), redis = cluster.apps, cluster.redis
     teacher, there = connect(first.url), connect(second.url)
@@ -213,7 +213,7 @@ def test_an_ended_class_is_forgotten_at_once_by_every_process(connect, clusters)
     report("Class ended", remote_student_told_after=told - ended)
 
 
-def test_a_redis_that_loses_its_keys_ends_no_class(connect, clusters):
+def test_a_redis_that_loses_its_keys_ends_no_class(clusters, connect):
     cluster = clusters(2, *FAST)
     (first, second), redis = cluster.apps, cluster.redis
     teacher, there = connect(first.url), connect(second.url)
