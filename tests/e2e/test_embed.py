@@ -134,28 +134,23 @@ def test_the_embed_code_copied_from_the_page_plays_and_loops_on_another_site(sit
 
 def test_an_embeds_language_is_its_own_and_the_readers_choice_stays_theirs(site, browser):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+
+    def opens_in(path, lang):
+        reader.goto(site.url + path)
+        reader.wait_for_function(READY)
+        expect(reader.locator("html")).to_have_attribute("lang", lang)
+
     try:
         reader = context.new_page()
-        reader.goto(f"{site.url}/embed?{TOUR}&lang=zh&controls=full")
-        reader.wait_for_function(READY)
-        expect(reader.locator("html")).to_have_attribute("lang", "zh-CN")
+        opens_in(f"/embed?{TOUR}&lang=zh&controls=full", "zh-CN")
         # The site itself, and another embed with no lang, open in the reader's language.
-        reader.goto(site.url)
-        reader.wait_for_function(READY)
-        expect(reader.locator("html")).to_have_attribute("lang", "en")
-        reader.goto(f"{site.url}/embed?{TOUR}&controls=full")
-        reader.wait_for_function(READY)
-        expect(reader.locator("html")).to_have_attribute("lang", "en")
+        opens_in("", "en")
+        opens_in(f"/embed?{TOUR}&controls=full", "en")
         # The reader's own choice is kept, and an embed's lang does not undo it.
-        reader.goto(site.url)
-        reader.wait_for_function(READY)
+        opens_in("", "en")
         reader.locator("#language").select_option("zh")
-        reader.goto(f"{site.url}/embed?{TOUR}&lang=en&controls=full")
-        reader.wait_for_function(READY)
-        expect(reader.locator("html")).to_have_attribute("lang", "en")
-        reader.goto(site.url)
-        reader.wait_for_function(READY)
-        expect(reader.locator("html")).to_have_attribute("lang", "zh-CN")
+        opens_in(f"/embed?{TOUR}&lang=en&controls=full", "en")
+        opens_in("", "zh-CN")
     finally:
         context.close()
 
