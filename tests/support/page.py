@@ -104,7 +104,8 @@ def wait_for_events(page, events):
 def caught_up(page, site, timeout=10):
     """Wait until the only run on site's server is paused and page shows every event it has
     taken from its search (so that none is on its way any more); return how many that is."""
-    players = runs(site.app).players()
+    # The page's start may still be on its way to the server: wait for its run to be there.
+    players = wait_for(lambda: runs(site.app).players(), timeout)
     assert len(players) == 1, f"expected one run on the server, found {len(players)}"
     player = players[0]
     assert wait_for(lambda: player.state() == "paused", timeout), f"the run is {player.state()}, not paused"
