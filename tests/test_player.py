@@ -110,6 +110,15 @@ def test_full_speed_delivers_every_event_in_order_then_the_summary(play):
     assert summary["path"] == summary["tour"] == path_of(expected)
 
 
+def test_full_speed_sends_full_batches_taken_a_slice_at_a_time(play):
+    receiver = Receiver()
+    play(receiver, size=6)  # 367,235 events: 23 batches
+    assert receiver.done.wait(20)
+    sizes = [len(batch) for batch in receiver.batches]
+    assert sum(sizes) == receiver.summary["events"] == 367_235
+    assert set(sizes[:-1]) == {MAX_BATCH} and 0 < sizes[-1] <= MAX_BATCH
+
+
 def test_no_more_than_the_window_is_sent_without_acknowledgement(play):
     receiver = Receiver(hold=True)
     play(receiver, size=6)

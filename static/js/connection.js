@@ -30,14 +30,15 @@ export function connect(handlers) {
   // A stopping server says goodbye, then closes the connection (the client reconnects as above).
   socket.on("server_stopping", () => serverNews.dispatchEvent(new Event("stopping")));
   socket.on("started", handlers.started);
-  // Acknowledging a batch is what lets the server send the next one.
+  // Acknowledging a batch is what lets the server send the next one: acknowledged first, the
+  // server searches the next batch while this one is applied.
   socket.on("events", (batch, ack) => {
-    handlers.events(batch);
     if (ack) ack();
+    handlers.events(batch);
   });
   socket.on("progress", (snapshot, ack) => {
-    handlers.progress(snapshot);
     if (ack) ack();
+    handlers.progress(snapshot);
   });
   socket.on("finished", handlers.finished);
   // A class's room (or its instructor) is sent these; none of them asks for an acknowledgement.

@@ -6,6 +6,7 @@ export class Store extends EventTarget {
   #state;
   #queued = false;
   #renderedAt = -Infinity;
+  #waiting = null; // the timer that waits out the gap before the next frame
   #gap;
 
   /**
@@ -51,18 +52,32 @@ export class Store extends EventTarget {
   }
 
   #schedule() {
+    const wait = this.#gap(this.#state) - (performance.now() - this.#renderedAt);
+    if (this.#waiting !== null && wait <= 0) {
+      // The gap closed while waiting out the old one (a pause, say): render on the next frame.
+      clearTimeout(this.#waiting);
+      this.#waiting = null;
+      this.#queued = false;
+    }
     if (this.#queued) return;
     this.#queued = true;
-    const frame = (now) => {
-      // Too soon after the last render: a later frame shows the changes.
-      if (now - this.#renderedAt < this.#gap(this.#state)) {
-        requestAnimationFrame(frame);
-        return;
-      }
+    const frame = () => {
       this.#queued = false;
-      this.#renderedAt = now;
+      this.#renderedAt = performance.now();
       this.dispatchEvent(new Event("render"));
     };
-    requestAnimationFrame(frame);
+    // Too soon after the last render, wait out the gap before asking for a frame: asking for the
+    // frames in between would have the browser make frames with nothing new in them.
+    if (wait > 0) {
+      this.#waiting = setTimeout(() => {
+        this.#waiting = null;
+        requestAnimationFrame(frame);
+      }, wait);
+    } else {
+      requestAnimationFrame(frame);
+    }
   }
+
+
+
 }
