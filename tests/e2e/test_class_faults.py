@@ -35,8 +35,9 @@ def end_class(page, site):
 
 
 def play_slowly(page, events, speed="5"):
-    """Play a 6x6 Warnsdorff search slowly (15 moves a second by default) and wait until page
-    shows at least events events."""
+    """Play a 6x6 Warnsdorff search (37 events) slowly and wait until page shows at least events
+    events. speed: the Speed slider's step, an index into server.wire.SPEED_STEPS (5: 30 moves a
+    second, 3: 10, 1: 2)."""
     set_board(page, 6, 6)
     page.get_by_label("Ordering").select_option("warnsdorff")
     page.get_by_label("Speed").fill(speed)
@@ -78,7 +79,9 @@ def test_the_instructor_goes_offline_and_takes_the_run_on_where_it_was(browser, 
     try:
         page, code = lead(context, site.url)
         room = students(code)
-        play_slowly(page, 5)
+        # 2 moves a second: the run must still be going when the server notices the page has
+        # gone, which takes seconds on a busy machine (at 30 a second it could end meanwhile).
+        play_slowly(page, 5, speed="1")
         run = page.evaluate("() => knightsTour.store.run && knightsTour.model.events")
         context.set_offline(True)
         expect(page.locator("#offline")).to_be_visible()
@@ -150,7 +153,7 @@ def test_a_class_goes_on_after_the_server_restarts(browser, restarting):
         for student in room:
             student.goto(f"{restarting.url}/?class={code}")
             student.wait_for_function(FOLLOWING)
-        play_slowly(page, 4, speed="3")  # 5 moves a second: paused long before the tour's 37th
+        play_slowly(page, 4, speed="2")  # 5 moves a second: paused long before the tour's 37th
         held = pause(page, room)
 
         restarting.restart()
