@@ -1,5 +1,6 @@
 # make run: set everything up and start the app.  make test: set everything up and run every test.
-# make lint: check the Python code's style (ruff).  make bench: the benchmarks (docs/benchmarks.md).
+# make lint: check the code's style (the Python with ruff, the JavaScript with ESLint).
+# make bench: the benchmarks (docs/benchmarks.md).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -20,6 +21,7 @@ test: setup-dev system
 lint: setup-dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	node_modules/.bin/eslint .
 
 bench: setup-dev system
 	CHROMIUM=$(CHROMIUM) $(PY) bench/engine.py
@@ -44,7 +46,8 @@ $(VENV)/.dev: requirements-dev.txt requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
 
-# The browser's Socket.IO client comes from the npm registry, pinned by package-lock.json.
+# The browser's Socket.IO client comes from the npm registry, pinned by package-lock.json; npm ci
+# also installs the devDependencies (ESLint, for make lint), which the page and make run never load.
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@

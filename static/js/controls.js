@@ -33,7 +33,9 @@ export function controls(state, runs) {
   const leading = klass.role === "instructor";
   // While the class answers a question, its run waits where the question was asked.
   const polling = state.poll.open !== null;
-  const drive = state.connection === "up" && !following && !(leading && polling);
+  // The page's own run, or its class's between questions, is this page's to set up and drive.
+  const settable = !following && !(leading && polling);
+  const drive = state.connection === "up" && settable;
   const skipping = run.status === "skipping";
   const racing = settings.mode === "compare";
   // Stepping back and scrubbing work on one board's own events, not while skipping; a student
@@ -51,14 +53,14 @@ export function controls(state, runs) {
     step: { enabled: following ? reviewable && !main.atHead() : drive && !skipping && !atEnd },
     back: { enabled: reviewable && (main.model.events > main.earliest() || (run.line?.index ?? 0) > 0) },
     skip: { label: skipping ? "control.cancelSkip" : "control.skip", enabled: drive && run.status !== "finished" },
-    reset: { enabled: !following && !(leading && polling) && run.status !== "idle" },
+    reset: { enabled: settable && run.status !== "idle" },
     timeline: { enabled: reviewable && main.timeline.head > 0 },
     speed: { enabled: !following },
-    setup: { enabled: !following && !(leading && polling) },
+    setup: { enabled: settable },
     // An embed with fewer than all its controls has no settings: a tap on its board plays it.
     // A change waiting for confirmation decides: a square of the board is no vertex of the graph.
-    chooseStart: { enabled: !following && (state.pending?.settings ?? settings).mode !== "example" && !state.predict.asking
-      && (state.embedded?.controls ?? "full") === "full" },
+    chooseStart: { enabled: settable && (state.pending?.settings ?? settings).mode !== "example"
+      && !state.predict.asking && (state.embedded?.controls ?? "full") === "full" },
     help: { enabled: true },
     // The picture is of the knight's board: the example graph is drawn by another view.
     png: { enabled: settings.mode !== "example" },

@@ -59,7 +59,8 @@ export function fromLink(search, settings, limits) {
   const raw = get("start") ?? "";
   const named = mode === "example" ? names.indexOf(raw.toUpperCase()) : parseSquare(raw, rows, cols);
   const start = named >= 0 ? named : int("start", 0, count - 1, 0);
-  const speed = Number(get("speed"));
+  // A speed as the page writes it: "speed=" or "speed=3e1" is no speed (Number() would read 0 and 30).
+  const speed = limits.speeds.find((each) => String(each) === get("speed"));
   const next = {
     mode, rows, cols, start,
     order: pick("order", limits.orders, settings.order),
@@ -67,7 +68,7 @@ export function fromLink(search, settings, limits) {
     closed: yes("closed"),
     allTours: yes("all"),
     budget: int("budget", 1, limits.maxBudget, null),
-    speed: take("speed", get("speed") !== null && limits.speeds.includes(speed), speed, settings.speed),
+    speed: take("speed", speed !== undefined, speed, settings.speed),
   };
   const code = (get("class") ?? "").toUpperCase();
   const classCode = take("class", /^[A-Z0-9]{5}$/.test(code), code, null);

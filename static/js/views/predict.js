@@ -2,7 +2,6 @@
 // and why the search went where it did, and the score.
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
-import { predictable } from "../predict.js";
 import { setText } from "./dom.js";
 import { nameOf } from "./facts.js";
 
