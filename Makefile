@@ -31,9 +31,10 @@ bench: setup-dev system
 	$(PY) bench/classroom.py
 	$(PY) bench/polls.py
 
-setup: $(VENV)/.runtime node_modules/.package-lock.json
+setup: $(VENV)/.runtime node_modules/.runtime
 
-setup-dev: setup $(VENV)/.dev
+# The development packages first: a full npm install holds the runtime's too.
+setup-dev: $(VENV)/.dev node_modules/.dev setup
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,11 +47,17 @@ $(VENV)/.dev: requirements-dev.txt requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
 	touch $@
 
-# The browser's Socket.IO client comes from the npm registry, pinned by package-lock.json; npm ci
-# also installs the devDependencies (ESLint, for make lint), which the page and make run never load.
-node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
+# The page's libraries (the browser's Socket.IO client, ...) come from the npm registry, pinned
+# by package-lock.json; make run installs only them, the tests and make lint also ESLint. Each
+# npm ci starts node_modules afresh: a full install already holds what make run needs.
+node_modules/.runtime: package.json package-lock.json
+	@[ node_modules/.dev -nt package.json ] && [ node_modules/.dev -nt package-lock.json ] || \
+	  npm ci --omit=dev --no-audit --no-fund
 	touch $@
+
+node_modules/.dev: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@ node_modules/.runtime
 
 # Debian packages the tests use: Chromium for the browser tests (Playwright's own browser
 # download is not used), a CJK font so the Chinese page shows real characters, and Redis and

@@ -31,7 +31,7 @@ after --skip-timeout seconds if it has not ended), postskip.
 
 What is measured (the server puts no timestamps in its payloads; see bench/stats.py):
   lag       per event: how much later than its client's best-kept schedule in the phase it
-            arrived; it includes the batching of a tick (server.player.TICK: a batch every
+            arrived; it includes the batching of a tick (server.runs.player.TICK: a batch every
             100 ms above 10 events/s), and grows if the server falls behind the pace.
   fan-out   per class batch: a follower's arrival time less the instructor's for the same
             batch (the instructor's copy is emitted just before the room's): the delivery delay.
@@ -70,7 +70,7 @@ from load import Load, offers_on_the_wire
 from processes import SERVERS, Profile, Sampler, ServerProcess, code_version, halves, hot_spots, watchdog
 from stats import delivered, fan_out, lags, loop_lag, order, spread
 
-from server.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
+from server.edge.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
 
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 CLASS_START = 0

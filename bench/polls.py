@@ -52,8 +52,8 @@ from load import Expected, Load
 from processes import Sampler, ServerProcess, watchdog
 from stats import delivered, fan_out, lags, spread
 
-from server.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
-from server.poll_events import COUNT_EVERY
+from server.classes.poll_events import COUNT_EVERY
+from server.edge.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
 from tests.support.replay import followed
 
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}

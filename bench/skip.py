@@ -9,7 +9,7 @@ from common import EXPECTED, rate, time_engine
 
 from server.engine.graph import knight_graph
 from server.engine.search import Search
-from server.player import SKIP_REPORT, Player
+from server.runs.player import SKIP_REPORT, Player
 
 GOAL = 1.2  # skipping may take at most this many times the engine's own time
 SIZE, START, ORDER = 8, 0, "naive"

@@ -1,15 +1,23 @@
 """Knight's Tour Live: a Flask-SocketIO server streaming a depth-first knight's tour."""
 
 from flask import Flask
-from flask_socketio import SocketIO
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import farewell, framing, guard, intake, message_queue, websocket
-from .limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
+from . import connection, message_queue, pages
+from .classes import events as class_events
+from .classes import poll_events, seams, sharing
+from .classes import registry as classes
+from .edge import farewell, guard, headers, intake, websocket
+from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
+from .extension import socketio
+from .runs import events as run_events
+from .runs import registry as runs
+
+__all__ = ["create_app", "socketio"]
 
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
-
-socketio = SocketIO()
+# Imported for their handlers, which importing them registers on socketio.
+HANDLERS = (connection, class_events, poll_events, run_events)
 
 
 def create_app(config=None):
@@ -17,7 +25,7 @@ def create_app(config=None):
     app = Flask(__name__, static_folder="../static", template_folder="../templates")
     # CORS_ORIGINS: the other origins whose pages may connect (the server's own always may).
     # ASYNC_MODE: "gevent" under the production server (python -m server); "threading" for an
-    # app served in-process (the tests). MAX_PER_ADDRESS, HANDSHAKE_*: see guard.py; PROXIES:
+    # app served in-process (the tests). MAX_PER_ADDRESS, HANDSHAKE_*: see edge/guard.py; PROXIES:
     # how many proxies' X-Forwarded-For to trust for a client's address.
     app.config.from_mapping(
         ASYNC_MODE="threading",
@@ -33,23 +41,21 @@ def create_app(config=None):
         MAX_WEBSOCKETS=guard.MAX_WEBSOCKETS,
         # With MESSAGE_QUEUE: the longest wait for Redis to answer, in seconds, before giving up.
         QUEUE_TIMEOUT_SECONDS=1.0,
-        # The sites whose pages may frame /embed (see framing.py); empty: any site.
+        # The sites whose pages may frame /embed (see edge/headers.py); empty: any site.
         EMBED_ANCESTORS=[],
     )
     if config:
         app.config.update(config)
-    # Imported here, once socketio exists: importing them registers their handlers and routes.
-    from . import class_events, class_sharing, connection_events, poll_events, run_events, runs, views  # noqa: F401
-
-    app.register_blueprint(views.bp)
-    framing.init_app(app)
+    app.register_blueprint(pages.bp)
+    headers.init_app(app)
     runs.init_app(app)
-    class_events.init_app(app)
+    classes.init_app(app)
+    seams.init_app(app)
     requests = app.extensions["knights_tour_limits"] = Buckets(
         app.config["RATE_LIMIT"], app.config["RATE_BURST"]
     )
     # MESSAGE_QUEUE (a redis:// URL) lets several server processes share clients and classes,
-    # through a queue that nothing waits for: see message_queue.py and class_sharing.py.
+    # through a queue that nothing waits for: see message_queue.py and classes/sharing.py.
     queue = message_queue.queue_for(app.config.get("MESSAGE_QUEUE"), app.config["QUEUE_TIMEOUT_SECONDS"])
     # The mode is set explicitly: with gevent installed, Flask-SocketIO would pick it even for
     # an app served by threads.
@@ -68,7 +74,7 @@ def create_app(config=None):
         async_handlers=False,
         client_manager=queue,
     )
-    class_sharing.start(app, queue)
+    sharing.start(app, queue)
     eio = socketio.server.eio
     websocket.install(eio, MAX_FRAME_BYTES, timeout=eio.ping_interval + eio.ping_timeout)
     intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)

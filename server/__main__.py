@@ -13,7 +13,7 @@ import socket
 import sys
 from urllib.parse import urlsplit
 
-from .guard import HANDSHAKE_BURST, MAX_CONNECTIONS
+from .edge.guard import HANDSHAKE_BURST, MAX_CONNECTIONS
 
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
 WORKER_CONNECTIONS = 10_000  # open connections the worker takes at most (each a greenlet)

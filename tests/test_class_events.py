@@ -5,11 +5,11 @@ import itertools
 import pytest
 
 from server import socketio
-from server.class_events import classes, guesses
-from server.class_sessions import CODE_ALPHABET, CODE_LENGTH
+from server.classes.registry import classes, guesses
+from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.runs import runs
+from server.runs.registry import runs
 from server.wire import encode
 from tests.support.clients import sent_to
 from tests.support.clock import Clock

@@ -2,7 +2,7 @@
 
 import pytest
 
-from server.class_events import classes
+from server.classes.registry import classes
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode

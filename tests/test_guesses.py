@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from server.class_sessions import CODE_ALPHABET, CODE_LENGTH
-from server.guesses import Guesses, address_key
+from server.classes.guesses import Guesses, address_key
+from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from tests.support.clock import Clock
 
 

@@ -7,10 +7,10 @@ import random
 import pytest
 import websocket
 
-from server.class_events import classes
+from server.classes.registry import classes
+from server.edge.limits import limits
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.limits import limits
 from server.wire import encode
 from tests.support.leaks import threads, threads_since
 from tests.support.waiting import wait_for

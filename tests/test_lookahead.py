@@ -8,7 +8,7 @@ import pytest
 
 from server.engine import BACKTRACK, FOUND, VISIT, Search, example_graph, knight_graph, upcoming
 from server.engine.orderings import ORDERINGS
-from server.player import Player
+from server.runs.player import Player
 from tests.support.waiting import wait_for
 
 CAP = 5000  # events checked of a long search; the whole search below that

@@ -2,7 +2,7 @@
 
 import pytest
 
-from server.mirror import MAX_LABEL, MAX_MARKS, check_view
+from server.classes.mirror import MAX_LABEL, MAX_MARKS, check_view
 from tests.support.waiting import wait_for
 
 VIEW = {

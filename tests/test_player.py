@@ -7,7 +7,7 @@ import pytest
 
 from server.engine.graph import knight_graph
 from server.engine.search import Search, knight_tour
-from server.player import MAX_BATCH, WINDOW, Player
+from server.runs.player import MAX_BATCH, WINDOW, Player
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for
 

@@ -2,12 +2,12 @@
 
 import pytest
 
-from server.class_events import classes
+from server.classes.poll_events import Throttle
+from server.classes.polls import HISTORY, PollBook
+from server.classes.registry import classes
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.poll_events import Throttle
-from server.polls import HISTORY, PollBook
-from server.runs import runs
+from server.runs.registry import runs
 from server.wire import encode
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for

@@ -2,7 +2,7 @@
 
 import json
 
-from server.directory import CHANNEL
+from server.classes.directory import CHANNEL
 from tests.support.waiting import wait_for
 
 RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000, "paused": True}

@@ -21,10 +21,10 @@ import pytest
 
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
+from server.edge.limits import BURST, MAX_MESSAGE_BYTES
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.limits import BURST, MAX_MESSAGE_BYTES
-from server.player import WINDOW
+from server.runs.player import WINDOW
 from server.wire import encode
 from tests.support.clients import RawClient
 from tests.support.process import MB

@@ -6,8 +6,8 @@ Each test prints how long what a student sees lasted (run pytest with -s to read
 
 import time
 
-from server.class_sharing import STOPPED
-from server.directory import UNAVAILABLE
+from server.classes.directory import UNAVAILABLE
+from server.classes.sharing import STOPPED
 from tests.support.cluster import kill
 from tests.support.replay import followed
 from tests.support.waiting import wait_for

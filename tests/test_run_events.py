@@ -4,7 +4,7 @@ import pytest
 
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.player import WINDOW
+from server.runs.player import WINDOW
 from server.wire import encode
 from tests.support.clients import sent, sent_to
 from tests.support.waiting import wait_for

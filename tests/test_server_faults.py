@@ -3,9 +3,9 @@ the server's own events forged by a client."""
 
 import pytest
 
-from server import farewell
-from server.class_events import classes
-from server.player import STALL, WINDOW
+from server.classes.registry import classes
+from server.edge import farewell
+from server.runs.player import STALL, WINDOW
 from tests.support.waiting import wait_for
 
 # Naive: a search far longer than the window of batches a page may leave unacknowledged.

@@ -4,8 +4,8 @@ import pytest
 
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.player import WINDOW
-from server.runs import runs
+from server.runs.player import WINDOW
+from server.runs.registry import runs
 from server.wire import encode
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for

@@ -3,9 +3,9 @@
 import json
 import re
 
-from server.class_sessions import CODE_ALPHABET, CODE_LENGTH
+from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine import ORDERINGS
-from server.views import QR_MAX_AGE
+from server.pages import QR_MAX_AGE
 from server.wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 from tests.support.qr import encodes
 

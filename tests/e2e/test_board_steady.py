@@ -4,7 +4,7 @@ phone, a laptop and a projector, alone, in the race and in presenter view."""
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import end_class, start_class
 from tests.support.waiting import wait_for
 

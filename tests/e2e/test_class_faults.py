@@ -8,7 +8,7 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import READY, STEP, set_board
 from tests.support.tap import Tap
 from tests.support.waiting import wait_for

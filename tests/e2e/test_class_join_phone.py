@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import end_class, start_class
 from tests.support.waiting import wait_for
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import (
     artifact,
     click_square,

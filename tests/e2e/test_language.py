@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import guesses
+from server.classes.registry import guesses
 from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from server.wire import DEFAULT_SPEED, SPEED_STEPS
 from tests.support.page import READY
 from tests.support.waiting import wait_for

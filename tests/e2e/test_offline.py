@@ -12,7 +12,7 @@ import threading
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import STEP, artifact
 from tests.support.servers import RequestHandler
 from tests.support.waiting import wait_for

@@ -4,7 +4,7 @@ whole board on screen, and a one-square board's result said right in both langua
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import end_class, set_board, start_class
 from tests.support.waiting import wait_for
 

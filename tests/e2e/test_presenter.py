@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.support.page import artifact, caught_up, set_board, step_events
 from tests.support.qr import encodes
 from tests.support.waiting import wait_for

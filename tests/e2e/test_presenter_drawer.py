@@ -4,7 +4,7 @@ with the board holding still behind it during a run."""
 import pytest
 from playwright.sync_api import expect
 
-from server.class_events import classes
+from server.classes.registry import classes
 from tests.e2e.test_board_steady import IDS, RUN, WATCH
 from tests.support.page import end_class, start_class
 from tests.support.waiting import wait_for

@@ -10,7 +10,7 @@ import redis
 from .servers import ProductionServer, start_listening, stop_processes, wait_until_listening
 
 QUIET = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-KEY = "knights-tour:class:{}"  # a class's key in Redis, as server/directory.py names it
+KEY = "knights-tour:class:{}"  # a class's key in Redis, as server/classes/directory.py names it
 
 
 class RedisProcess:

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from server.runs import runs
+from server.runs.registry import runs
 from server.wire import SPEED_STEPS
 
 from .waiting import wait_for

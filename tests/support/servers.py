@@ -12,7 +12,7 @@ from pathlib import Path
 
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from server.farewell import say_goodbye
+from server.edge.farewell import say_goodbye
 
 from .process import Worker
 from .waiting import wait_for

@@ -8,7 +8,7 @@ gunicorn's graceful wait) or when its pings went unanswered.
 import signal
 import time
 
-import server
+from ..extension import socketio
 
 STOPPING = "server_stopping"
 REASON = "the server is stopping"
@@ -19,7 +19,6 @@ SIGNALS = (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT)
 
 def say_goodbye(app):
     """Tell every page connected to this process that the server is stopping; close their connections."""
-    socketio = server.socketio  # made after this module is imported
     if socketio.server is None:
         return
     sockets = list(socketio.server.eio.sockets.values())
@@ -49,7 +48,7 @@ def install(app):
 def _handler(app, then):
     def on_signal(number, frame):
         # Out of the signal handler, as gunicorn's own gevent worker does: the goodbye blocks.
-        server.socketio.start_background_task(_goodbye_then, app, then, number, frame)
+        socketio.start_background_task(_goodbye_then, app, then, number, frame)
 
     return on_signal
 

@@ -6,8 +6,9 @@ the run never waits for it: see message_queue.py for what happens when Redis is 
 
 import time
 
-from . import socketio
-from .class_events import classes
+from ..extension import socketio
+from ..runs.audience import Nobody
+from .registry import classes
 
 # Above this pace a room gets snapshots a few times a second instead of every event:
 # what a class can watch, and what 300 browsers can take from one server.
@@ -111,28 +112,6 @@ class Relay:
         self._emit("snapshot", {"run": self.run, **player.snapshot()})
 
 
-class NoRelay:
-    """The relay of a run nobody follows."""
-
-    def started(self, payload, player):
-        pass
-
-    def batch(self, payload, player):
-        pass
-
-    def progress(self, snapshot):
-        pass
-
-    def finished(self, payload, player):
-        pass
-
-    def control(self, player):
-        pass
-
-    def stalled(self, player, stalled):
-        pass
-
-
 def relay_for(sid, run):
     """Return the relay of a run that sid starts: to the room of the class it leads, if any."""
     registry = classes()
@@ -140,4 +119,4 @@ def relay_for(sid, run):
     if klass is not None:
         return Relay(klass, run)
     klass = registry.second_of(sid)
-    return Relay(klass, run, "second") if klass is not None else NoRelay()
+    return Relay(klass, run, "second") if klass is not None else Nobody()

@@ -5,12 +5,12 @@ import logging
 from flask import request
 from flask_socketio import ConnectionRefusedError
 
-from . import socketio
-from .class_events import on_gone
-from .guard import FULL
-from .limits import limits
+from .classes.events import on_gone
+from .edge.guard import FULL
+from .edge.limits import limits
+from .extension import socketio
 from .replies import refuse
-from .runs import runs
+from .runs.registry import runs
 
 log = logging.getLogger(__name__)
 

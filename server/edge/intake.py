@@ -11,7 +11,7 @@ import re
 
 from socketio import packet
 
-from .wire import shown
+from ..wire import shown
 
 MAX_ACK_DIGITS = 15  # acknowledgement ids a client numbers from 1; JavaScript's safe integers
 MAX_DIGITS = 15  # digits of an integer in a request; no option needs more

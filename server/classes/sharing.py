@@ -18,10 +18,11 @@
 import logging
 import time
 
-from . import socketio
-from .class_events import _welcome_from_here, classes, directory
+from ..extension import socketio
 from .directory import Unavailable
+from .events import welcome_from_here
 from .poll_events import count_remote
+from .registry import classes, directory
 
 STOPPED = "the class's server stopped"
 
@@ -38,7 +39,7 @@ def start(app, queue):
     queue.on_heard = lambda event, payload, room: _heard(registry, event, payload, room)
     socketio.start_background_task(
         shared.serve,
-        lambda code, sid: _welcome_from_here(registry, code, sid),
+        lambda code, sid: welcome_from_here(registry, code, sid),
         lambda: _put_back(registry, shared),
         socketio.sleep,
         lambda code, voter, id, square: count_remote(registry, code, voter, id, square),
@@ -51,7 +52,7 @@ def _catch_up(registry):
     # Every room, not only those a message missed: a welcome to a student who joined meanwhile
     # through another process may have been lost too.
     for klass in registry.shared()[0]:
-        _welcome_from_here(registry, klass.code)
+        welcome_from_here(registry, klass.code)
 
 
 def _ask_for_state(registry, shared):

@@ -5,57 +5,13 @@ import time
 from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
-from . import socketio
-from .class_sessions import Classes, NoSuchClass, normal
-from .directory import Unavailable, directory_for
-from .guesses import BURST, FREE_FAILURES, MAX_DELAY, PER_MINUTE, Guesses
+from ..extension import socketio
+from ..replies import answered
+from ..runs.registry import runs
+from .directory import Unavailable
 from .mirror import check_view
-from .passes import Passes, load_secret
-from .replies import answered
-from .runs import runs
-
-
-def init_app(app):
-    """Give an app its own registry of class sessions."""
-    app.config.setdefault("CLASS_IDLE_SECONDS", 3 * 3600)
-    app.config.setdefault("CLASS_ORPHAN_SECONDS", 15 * 60)
-    app.config.setdefault("CLASS_REAP_SECONDS", 30)
-    app.extensions["knights_tour_classes"] = Classes(
-        app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"], Passes(load_secret(app))
-    )
-    # With a message queue, a class's key in Redis lives CLASS_TTL_SECONDS unless its owner renews
-    # it every CLASS_HEARTBEAT_SECONDS: see class_sharing.py.
-    app.config.setdefault("CLASS_TTL_SECONDS", 20)
-    app.config.setdefault("CLASS_HEARTBEAT_SECONDS", 5)
-    app.extensions["knights_tour_directory"] = directory_for(
-        app.config.get("MESSAGE_QUEUE"), app.config["CLASS_TTL_SECONDS"], app.config["QUEUE_TIMEOUT_SECONDS"]
-    )
-    # Failed joins per remote address (a school's NAT is one) and per connection: see guesses.py.
-    app.config.setdefault("JOIN_FAILURES_BURST", BURST)
-    app.config.setdefault("JOIN_FAILURES_PER_MINUTE", PER_MINUTE)
-    app.config.setdefault("JOIN_FREE_FAILURES", FREE_FAILURES)
-    app.config.setdefault("JOIN_MAX_DELAY_SECONDS", MAX_DELAY)
-    app.extensions["knights_tour_guesses"] = Guesses(
-        burst=app.config["JOIN_FAILURES_BURST"],
-        per_minute=app.config["JOIN_FAILURES_PER_MINUTE"],
-        free=app.config["JOIN_FREE_FAILURES"],
-        max_delay=app.config["JOIN_MAX_DELAY_SECONDS"],
-    )
-
-
-def directory(app=None):
-    """Return where an app's classes are known to other processes (nowhere, with one)."""
-    return (app or current_app).extensions["knights_tour_directory"]
-
-
-def classes(app=None):
-    """Return the class sessions of an app (the current one by default)."""
-    return (app or current_app).extensions["knights_tour_classes"]
-
-
-def guesses(app=None):
-    """Return the failed guesses at class codes of an app's clients (the current app by default)."""
-    return (app or current_app).extensions["knights_tour_guesses"]
+from .registry import classes, directory, guesses
+from .sessions import NoSuchClass, normal
 
 
 def _guessed(lookup):
@@ -139,7 +95,7 @@ def on_class_open(data=None):
     return {"code": klass.code, "token": registry.token(klass)}
 
 
-def _welcome_from_here(registry, code, sid=None):
+def welcome_from_here(registry, code, sid=None):
     """Send a class owned here as it is to a student who joined through another process (None: all)."""
     klass = registry.owned(code)
     if klass is None:

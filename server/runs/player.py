@@ -5,7 +5,7 @@ import threading
 import time
 from collections import deque
 
-from .engine.lookahead import upcoming as next_event
+from ..engine.lookahead import upcoming as next_event
 
 WINDOW = 2  # batches sent but not yet acknowledged, at most
 # Events in one batch, at most: the fastest speed sends full batches, each taken a slice at a time

@@ -4,6 +4,8 @@ import threading
 
 from flask import current_app
 
+from .audience import Alone
+
 
 class Runs:
     """The players of one app's clients, by client sid."""
@@ -11,6 +13,8 @@ class Runs:
     def __init__(self):
         self._players = {}
         self._lock = threading.Lock()
+        # Who else sees a run and who may drive it (see audience.py): a run alone by default.
+        self.seams = Alone()
 
     def __len__(self):
         return len(self._players)

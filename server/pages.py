@@ -8,7 +8,7 @@ from pathlib import Path
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 
-from .class_sessions import CODE_ALPHABET, CODE_LENGTH
+from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 

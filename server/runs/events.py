@@ -6,41 +6,37 @@ from dataclasses import asdict
 from flask import request
 from flask_socketio import emit
 
-from . import socketio
-from .class_events import check_in_control, classes
-from .engine import Search, example_graph, knight_graph
+from ..engine import Search, example_graph, knight_graph
+from ..extension import socketio
+from ..replies import answered
+from ..wire import encode, parse_speed, parse_start
 from .player import Player
-from .poll_events import check_unasked
-from .relay import relay_for
-from .replies import answered
-from .runs import runs
-from .wire import encode, parse_speed, parse_start
+from .registry import runs
 
 _run_ids = itertools.count(1)
 
 
-def current_player(action):
-    """Return this client's running player, or raise ValueError naming the action."""
-    check_in_control(request.sid)
-    player = runs().get(request.sid)
+def checked(action):
+    """Raise ValueError if this client may not take action on its run (a class's follower, say)."""
+    runs().seams.check(request.sid, action)
+
+
+def controlled(name, action, verb=None):
+    """Apply a control to this client's run, and tell whoever else sees the run."""
+    checked(name)
+    registry = runs()
+    player = registry.get(request.sid)
     if player is None:
-        raise ValueError(f"there is no run to {action}: send 'start' first")
-    return player
-
-
-def controlled(action, verb=None):
-    """Apply a control to this client's run, and tell its class's room, if it has one."""
-    player = current_player(verb or action.__name__)
+        raise ValueError(f"there is no run to {verb or name}: send 'start' first")
     action(player)
-    relay_for(request.sid, None).control(player)
+    registry.seams.audience(request.sid, None).control(player)
 
 
 @socketio.on("start")
 @answered
 def on_start(data=None):
     """A page starts a run, replacing the one it had (an instructor's run is its class's)."""
-    check_in_control(request.sid)
-    check_unasked(request.sid)
+    checked("start")
     options = parse_start(data)
     if options.graph == "example":
         graph = example_graph()
@@ -50,12 +46,9 @@ def on_start(data=None):
     start = graph.vertices()[options.start]
     search = Search(graph, start, options.order, **options.search_options())
     sid, run, registry = request.sid, next(_run_ids), runs()
-    relay = relay_for(sid, run)
-    klass = classes().led_by(sid)
-
-    def page():
-        # A class's run goes to whichever page leads the class now (None while it is away).
-        return klass.instructor if klass is not None else sid
+    relay = registry.seams.audience(sid, run)
+    # A shared run goes to whichever page leads it now (None while it is away).
+    page = registry.seams.page(sid)
 
     def deliver(event, payload, on_ack):
         to = page()
@@ -108,23 +101,21 @@ def on_start(data=None):
 @answered
 def on_pause(data=None):
     """A page pauses its run."""
-    controlled(Player.pause)
+    controlled("pause", Player.pause)
 
 
 @socketio.on("resume")
 @answered
 def on_resume(data=None):
     """A page resumes its paused run."""
-    check_unasked(request.sid)
-    controlled(Player.resume)
+    controlled("resume", Player.resume)
 
 
 @socketio.on("step")
 @answered
 def on_step(data=None):
     """A page asks for exactly one more event (pausing the run if it was playing)."""
-    check_unasked(request.sid)
-    controlled(Player.step)
+    controlled("step", Player.step)
 
 
 @socketio.on("speed")
@@ -132,24 +123,23 @@ def on_step(data=None):
 def on_speed(data=None):
     """A page changes the speed of its run."""
     speed = parse_speed(data)
-    controlled(lambda player: player.set_speed(speed), "change the speed of")
+    controlled("speed", lambda player: player.set_speed(speed), "change the speed of")
 
 
 @socketio.on("skip")
 @answered
 def on_skip(data=None):
     """A page skips to the end: the rest is searched without streaming (pause cancels)."""
-    check_unasked(request.sid)
-    controlled(Player.skip)
+    controlled("skip", Player.skip)
 
 
 @socketio.on("stop")
 @answered
 def on_stop(data=None):
     """A page ends its run (nothing happens if it has none)."""
-    check_in_control(request.sid)
-    check_unasked(request.sid)
-    player = runs().get(request.sid)
-    runs().drop(request.sid)
+    checked("stop")
+    registry = runs()
+    player = registry.get(request.sid)
+    registry.drop(request.sid)
     if player is not None:
-        relay_for(request.sid, None).control(player)
+        registry.seams.audience(request.sid, None).control(player)

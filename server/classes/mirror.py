@@ -5,7 +5,7 @@ it shows (None: none, an empty board), the event it shows when stepped back (Non
 its panels, and the moments it has bookmarked. Students' pages check the link again as they check any link.
 """
 
-from .wire import MAX_BUDGET, shown
+from ..wire import MAX_BUDGET, shown
 
 MAX_LINK = 400  # characters; a page's link query is under 200
 MAX_MARKS = 30

@@ -7,13 +7,13 @@ import time
 
 from flask import request
 
-from . import socketio
-from .class_events import classes, directory
+from ..extension import socketio
+from ..replies import answered
+from ..runs.player import Player
 from .directory import Unavailable
-from .player import Player
 from .polls import ALREADY_OPEN, ENDED, board_squares, check_id, check_series, check_square, prediction
+from .registry import classes, directory
 from .relay import Relay
-from .replies import answered
 
 COUNT_EVERY = 0.2  # seconds between two counts sent to the instructor: 5 a second at most
 NOT_LEADING = "you do not lead a class"

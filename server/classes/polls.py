@@ -7,8 +7,8 @@ given through it, so that it can check them before forwarding them to the owner.
 
 from collections import Counter, deque
 
-from .engine.search import FOUND, VISIT
-from .wire import MAX_SIDE
+from ..engine.search import FOUND, VISIT
+from ..wire import MAX_SIDE
 
 HISTORY = 200  # revealed results a class keeps, the oldest dropped first
 MAX_SERIES = 20

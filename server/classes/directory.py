@@ -15,7 +15,7 @@ import logging
 
 import redis
 
-from .message_queue import FAILURES, redis_options, subscription
+from ..message_queue import FAILURES, redis_options, subscription
 
 CHANNEL = "knights-tour:welcome"
 KEY = "knights-tour:class:{}"

@@ -5,7 +5,7 @@ import math
 import threading
 import time
 
-from .limits import Buckets
+from ..edge.limits import Buckets
 
 FREE_FAILURES = 3  # a student may mistype a code a few times without waiting
 MAX_DELAY = 60.0  # seconds, the longest a connection waits after a failure

@@ -93,7 +93,7 @@ class Guard:
                 self.open[address] += 1
                 self.total += 1
                 # A browser cannot read a refused handshake's answer: the connection goes on to
-                # Socket.IO, which refuses it with a sentence the page shows (connection_events).
+                # Socket.IO, which refuses it with a sentence the page shows (connection.py).
                 if self.total > self.max_websockets:
                     environ[FULL] = self.max_websockets
         if refused:

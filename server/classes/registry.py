@@ -1,0 +1,52 @@
+"""An app's classes: its class sessions, where other processes know them, and the failed
+guesses at their codes, each made at init_app and found through the current app."""
+
+from flask import current_app
+
+from .directory import directory_for
+from .guesses import BURST, FREE_FAILURES, MAX_DELAY, PER_MINUTE, Guesses
+from .passes import Passes, load_secret
+from .sessions import Classes
+
+
+def init_app(app):
+    """Give an app its own registry of class sessions."""
+    app.config.setdefault("CLASS_IDLE_SECONDS", 3 * 3600)
+    app.config.setdefault("CLASS_ORPHAN_SECONDS", 15 * 60)
+    app.config.setdefault("CLASS_REAP_SECONDS", 30)
+    app.extensions["knights_tour_classes"] = Classes(
+        app.config["CLASS_IDLE_SECONDS"], app.config["CLASS_ORPHAN_SECONDS"], Passes(load_secret(app))
+    )
+    # With a message queue, a class's key in Redis lives CLASS_TTL_SECONDS unless its owner renews
+    # it every CLASS_HEARTBEAT_SECONDS: see sharing.py.
+    app.config.setdefault("CLASS_TTL_SECONDS", 20)
+    app.config.setdefault("CLASS_HEARTBEAT_SECONDS", 5)
+    app.extensions["knights_tour_directory"] = directory_for(
+        app.config.get("MESSAGE_QUEUE"), app.config["CLASS_TTL_SECONDS"], app.config["QUEUE_TIMEOUT_SECONDS"]
+    )
+    # Failed joins per remote address (a school's NAT is one) and per connection: see guesses.py.
+    app.config.setdefault("JOIN_FAILURES_BURST", BURST)
+    app.config.setdefault("JOIN_FAILURES_PER_MINUTE", PER_MINUTE)
+    app.config.setdefault("JOIN_FREE_FAILURES", FREE_FAILURES)
+    app.config.setdefault("JOIN_MAX_DELAY_SECONDS", MAX_DELAY)
+    app.extensions["knights_tour_guesses"] = Guesses(
+        burst=app.config["JOIN_FAILURES_BURST"],
+        per_minute=app.config["JOIN_FAILURES_PER_MINUTE"],
+        free=app.config["JOIN_FREE_FAILURES"],
+        max_delay=app.config["JOIN_MAX_DELAY_SECONDS"],
+    )
+
+
+def directory(app=None):
+    """Return where an app's classes are known to other processes (nowhere, with one)."""
+    return (app or current_app).extensions["knights_tour_directory"]
+
+
+def classes(app=None):
+    """Return the class sessions of an app (the current one by default)."""
+    return (app or current_app).extensions["knights_tour_classes"]
+
+
+def guesses(app=None):
+    """Return the failed guesses at class codes of an app's clients (the current app by default)."""
+    return (app or current_app).extensions["knights_tour_guesses"]
