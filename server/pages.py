@@ -8,6 +8,8 @@ from pathlib import Path
 import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
 
+from .classes.mirror import MAX_LABEL, MAX_MARKS
+from .classes.polls import MAX_SERIES
 from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
@@ -55,6 +57,11 @@ def page_context():
             "defaultSpeed": DEFAULT_SPEED,
             "orders": list(ORDERINGS),
             "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},
+            # A class's bookmarks (how many, how long a label), questions in a series, and codes.
+            "maxMarks": MAX_MARKS,
+            "maxLabel": MAX_LABEL,
+            "maxSeries": MAX_SERIES,
+            "classCode": {"alphabet": CODE_ALPHABET, "length": CODE_LENGTH},
             # The class link's address: the page's own when null.
             "joinBase": join_base(),
             # The embed's options (see embed_options); null on the page itself.

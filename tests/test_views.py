@@ -3,6 +3,8 @@
 import json
 import re
 
+from server.classes.mirror import MAX_LABEL, MAX_MARKS
+from server.classes.polls import MAX_SERIES
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine import ORDERINGS
 from server.pages import QR_MAX_AGE
@@ -60,6 +62,22 @@ def limits(client):
     """Return the limits and settings the page's script reads from the page."""
     html = client.get("/").get_data(as_text=True)
     return json.loads(re.search(r'<script type="application/json" id="limits">(.*?)</script>', html).group(1))
+
+
+def test_the_page_is_given_every_bound_from_the_server_s_own_constants(app):
+    client = app.test_client()
+    given = limits(client)
+    assert (given["maxSide"], given["maxSeed"], given["maxBudget"]) == (MAX_SIDE, MAX_SEED, MAX_BUDGET)
+    assert given["speeds"] == list(SPEED_STEPS) and given["defaultSpeed"] == DEFAULT_SPEED
+    assert given["orders"] == list(ORDERINGS)
+    # A class's: its bookmarks (how many, how long a label), questions in a series, and its codes.
+    assert (given["maxMarks"], given["maxLabel"], given["maxSeries"]) == (MAX_MARKS, MAX_LABEL, MAX_SERIES)
+    assert given["classCode"] == {"alphabet": CODE_ALPHABET, "length": CODE_LENGTH}
+    # The fields that take them are bounded by the same values.
+    html = client.get("/").get_data(as_text=True)
+    assert int(field(html, "mark-label", "maxlength")) == MAX_LABEL
+    assert int(field(html, "class-code", "maxlength")) == CODE_LENGTH
+    assert int(field(html, "poll-series", "max")) == MAX_SERIES
 
 
 def test_the_page_is_given_the_address_students_join_at(app):

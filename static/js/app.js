@@ -1,7 +1,7 @@
 // Boot the page: one store, the runs, the actions on them, the views that render the store, and
 // the listeners that turn the user's input into actions.
 import { createClassroom } from "./classroom.js";
-import { createClips, initialClip } from "./clips.js";
+import { createClips, initialClip } from "./clips/actions.js";
 import { controls } from "./controls.js";
 import { presenterDrawer } from "./drawer.js";
 import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
@@ -9,8 +9,8 @@ import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage, t } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
 import { Lane } from "./lane.js";
+import { lessonLane } from "./lane-facts.js";
 import { publishView } from "./mirror.js";
-import { refusal } from "./refusals.js";
 import { IDLE_RUN, createPlayback } from "./playback.js";
 import { NO_POLL, createPolls } from "./polls.js";
 import { PREDICT, createPredictor } from "./predict.js";
@@ -28,7 +28,6 @@ import { createOfflineView } from "./views/offline.js";
 import { createPollView } from "./views/poll.js";
 import { createPredictView } from "./views/predict.js";
 import { createStatusView } from "./views/status.js";
-import { lessonLane } from "./views/facts.js";
 
 const els = new Proxy({}, {
   // els.boardBox is the element with id "board-box".
@@ -47,6 +46,7 @@ const FASTEST_FRAME_MS = 50;
 const frameGap = ({ run, settings }) => (run.status === "playing" && settings.speed === 0 ? FASTEST_FRAME_MS : 0);
 
 const store = new Store({
+  limits, // the server's, as it served the page: never changed
   example: limits.example,
   settings: link.settings,
   pending: null, // a change of settings that would end the run under way, awaiting confirmation
@@ -67,18 +67,18 @@ const store = new Store({
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
-  clip: initialClip(), // the clip of the search chosen, or being made: see clips.js
+  clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
 }, frameGap);
 
 const runs = {
   main: null,
   second: null, // the other ordering, side by side in a race
-  active: () => (store.state.settings.mode === "compare" ? [runs.main, runs.second] : [runs.main]),
+  active: () => (store.state.settings.mode === "race" ? [runs.main, runs.second] : [runs.main]),
 };
 let playback, classroom, predictor, polls;
+// What a lane tells the page: its connection going up or down, and its own run's news.
 const makeLane = (partner) => {
   const lane = new Lane({
-    partner,
     connection: (up) => {
       if (!up && lane === runs.main) classroom.disconnected();
       if (playback.connection()) classroom.reconnected();
@@ -94,16 +94,9 @@ const makeLane = (partner) => {
     },
     progress: (snapshot) => playback.progressed(lane, snapshot),
     finished: () => playback.finished(lane),
-    error: (message) => { const { id, params } = refusal(message); playback.note(id, params); },
-    timedOut: () => playback.note("status.timedOut"),
-    classState: (news) => classroom.classState(news),
-    classControl: (control) => classroom.classControl(control),
-    classEnded: (ended) => classroom.classEnded(ended),
-    classDisplaced: (news) => classroom.displaced(news),
-    classView: (view) => classroom.viewed(view),
-    poll: (kind, payload) => polls.news(kind, payload),
+    note: (id, params) => playback.note(id, params),
     lost: () => store.state.klass.role === "student" && classroom.rejoin(),
-  });
+  }, partner);
   return lane;
 };
 runs.main = makeLane(() => runs.second);
@@ -112,6 +105,8 @@ playback = createPlayback(store, runs);
 polls = createPolls(store, runs, () => classroom.backToLive());
 classroom = createClassroom(store, runs, playback, limits, polls);
 predictor = createPredictor(store, runs, playback);
+// The class's news and its questions' come on the main connection, straight to their handlers.
+runs.main.server.listen({ ...classroom.news, ...polls.news });
 publishView(store, runs);
 const clips = createClips(store, runs);
 

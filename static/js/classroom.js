@@ -3,9 +3,9 @@
 import { serverNews } from "./connection.js";
 import { controls } from "./controls.js";
 import { t } from "./i18n.js";
-import { recall, remember } from "./memory.js";
 import { mirrored } from "./mirror.js";
 import { refusal } from "./refusals.js";
+import { recall, remember } from "./storage.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
 const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in this tab only
@@ -13,7 +13,6 @@ const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in t
 // brought back by the browser after it discarded the tab), the tab follows that class and
 // never takes it back from the tab that leads it.
 const DISPLACED = "knights-tour-displaced";
-const MAX_LABEL = 60; // characters of a bookmark's label, as the server's mirror.py takes them
 const KEEP_TOKEN = new Set(["refusal.otherServer", "refusal.queue", "refusal.rate"]);
 const ENDED = {
   "the instructor ended the class": "class.reasonEnded",
@@ -148,15 +147,17 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (!run) return;
     const graph = run.graph === "example";
     // A race's first board is the class's run; its ordering is the race's, not a setting.
-    const racing = !graph && state().settings.mode === "compare";
+    const racing = !graph && state().settings.mode === "race";
     store.update({ settings: {
-      mode: graph ? "example" : racing ? "compare" : "board", rows: run.rows, cols: run.cols, start: run.start,
+      mode: graph ? "example" : racing ? "race" : "board", rows: run.rows, cols: run.cols, start: run.start,
       order: graph || racing ? state().settings.order : run.order, closed: run.closed, allTours: run.all_tours,
       seed: run.seed, budget: run.budget, speed: run.speed,
     } });
   }
 
+  /** Take a class's state, on joining it: the main lane takes its run where it is, and how it ended. */
   function classState(classNews) {
+    runs.main.take(classNews);
     if (state().klass.role !== "student") return;
     store.update({ klass: { waiting: false } });
     runs.second.take(classNews.second ?? {});
@@ -201,7 +202,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     const { marks } = state();
     const at = runs.main.model.events;
     const kept = marks.filter((each) => each.at !== at);
-    const text = String(label ?? "").trim().slice(0, MAX_LABEL) || t("class.markDefault", { n: kept.length + 1 });
+    const text = String(label ?? "").trim().slice(0, limits.maxLabel) || t("class.markDefault", { n: kept.length + 1 });
     store.update({ marks: [...kept, { at, label: text }].sort((a, b) => a.at - b.at) });
   }
 
@@ -245,6 +246,9 @@ export function createClassroom(store, runs, playback, limits, polls) {
     store.update({ klass: { presenter: !state().klass.presenter } });
   }
 
-  return { open, join, leave, end, invited, reconnected, classState, started, classControl, classEnded,
-    displaced, viewed, backToLive, mark, claimSecond, disconnected, togglePresenter, rejoin: () => join(state().klass.code) };
+  // The class's news, by the server's name for it.
+  const news = { class_state: classState, class_control: classControl, class_ended: classEnded,
+    class_displaced: displaced, class_view: viewed };
+  return { open, join, leave, end, invited, reconnected, started, backToLive, mark, claimSecond, disconnected,
+    togglePresenter, rejoin: () => join(state().klass.code), news };
 }

@@ -2,10 +2,8 @@
 // derives every control's label, enabled and hidden state from the page's state: the buttons,
 // the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
-import { clipSpan } from "./pacing.js";
+import { clipSpan } from "./clips/pacing.js";
 import { predictable } from "./predict.js";
-
-const MAX_MARKS = 30; // bookmarks of a run, as the server's mirror.py takes them
 
 const TRANSITIONS = {
   idle: { play: "playing", step: "paused", skip: "skipping" },
@@ -37,7 +35,7 @@ export function controls(state, runs) {
   const settable = !following && !(leading && polling);
   const drive = state.connection === "up" && settable;
   const skipping = run.status === "skipping";
-  const racing = settings.mode === "compare";
+  const racing = settings.mode === "race";
   // Stepping back and scrubbing work on one board's own events, not while skipping; a student
   // moves their own copy of the class's run.
   const reviewable = !racing && !skipping;
@@ -65,7 +63,7 @@ export function controls(state, runs) {
     // The picture is of the knight's board: the example graph is drawn by another view.
     png: { enabled: settings.mode !== "example" },
     live: { enabled: following && klass.reviewing },
-    mark: { enabled: leading && main.timeline.head > 0 && state.marks.length < MAX_MARKS },
+    mark: { enabled: leading && main.timeline.head > 0 && state.marks.length < state.limits.maxMarks },
     predict: { enabled: predictable(state) },
     // Students answer with a square: not on the example graph, whose vertices are no squares.
     ask: { enabled: leading && klass.led && state.connection === "up" && !polling && main.run !== null && !main.result

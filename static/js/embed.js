@@ -74,7 +74,7 @@ export function playOnItsOwn(store, runs, playback, reducedMotion) {
       const still = store.state.run;
       if (still.status !== "finished" || still.replaying || !runs.main.atHead()) return;
       // One board replays what it received; a race runs both searches again.
-      if (settings.mode !== "compare") await playback.seekFirst();
+      if (settings.mode !== "race") await playback.seekFirst();
       playback.playOrPause();
     }, LOOP_PAUSE_MS);
   });

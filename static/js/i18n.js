@@ -2,7 +2,7 @@
 // A catalog entry is a string, or an object of plural forms (one, other) chosen by {n}.
 import { EN } from "./words/en.js";
 import { ZH } from "./words/zh.js";
-import { recall, remember } from "./memory.js";
+import { recall, remember } from "./storage.js";
 
 export const CATALOGS = { en: EN, zh: ZH };
 const LOCALES = { en: "en", zh: "zh-CN" };

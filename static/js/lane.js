@@ -3,6 +3,7 @@
 import { connect } from "./connection.js";
 import { apply, copyModel, createModel, fromSnapshot, rewind } from "./model.js";
 import { knightMoves } from "./orderings.js";
+import { refusal } from "./refusals.js";
 import { Timeline } from "./timeline.js";
 
 // What makes two runs the same search (and the same events, given the same seed).
@@ -10,11 +11,13 @@ const RUN_KEYS = ["graph", "rows", "cols", "start", "order", "closed", "all_tour
 
 export class Lane {
   /**
-   * Open a connection for one run. hooks: connection(up), started(run), changed(), progress(snapshot),
-   * finished(result), error(message), timedOut() - each called with this lane's news; and, for
-   * the main lane, partner(): the lane a class's news of its race's other board goes to.
+   * Open a connection for one run. hooks, each called with this lane's news: connection(up),
+   * started(run), changed(), progress(snapshot), finished(result), note(id, params) (a refusal,
+   * or a request the server did not answer), lost() (a batch missed: a follower asks for the
+   * board again). partner(): for the main lane, the lane a class's news of its race's other
+   * board goes to. A class's and its questions' news are not a lane's: see listen() in connection.js.
    */
-  constructor(hooks) {
+  constructor(hooks, partner = null) {
     this.hooks = hooks;
     this.run = null;      // the settings of the run shown, with its id
     this.result = null;   // the 'finished' of the run, once it has ended
@@ -28,25 +31,18 @@ export class Lane {
     // gate(model): whether the event after the view's position may be shown now; a question
     // about it (predict mode) holds the view there until it is answered.
     this.gate = null;
-    // A class's room sends the race's other board (lane "second") on this same connection.
-    const lane = (news) => (news.lane === "second" && hooks.partner ? hooks.partner() : this);
     this.server = connect({
       connection: (up) => hooks.connection(up),
+      error: (message) => { const { id, params } = refusal(message); hooks.note(id, params); },
+    });
+    // A class's room sends the race's other board (lane "second") on this same connection.
+    const lane = (news) => (news.lane === "second" && partner ? partner() : this);
+    this.server.listen({
       started: (run) => lane(run).started(run),
       events: (batch) => lane(batch).received(batch),
       progress: (snapshot) => lane(snapshot).progressed(snapshot),
       finished: (result) => lane(result).ended(result),
-      error: (message) => hooks.error(message),
-      class_state: (state) => this.welcomed(state),
-      class_control: (control) => hooks.classControl?.(control),
-      class_ended: (ended) => hooks.classEnded?.(ended),
-      class_displaced: (news) => hooks.classDisplaced?.(news),
-      class_view: (view) => hooks.classView?.(view),
-      snapshot: (snapshot) => lane(snapshot).caughtUp(snapshot),
-      poll_opened: (question) => hooks.poll?.("opened", question),
-      poll_count: (count) => hooks.poll?.("counted", count),
-      poll_revealed: (result) => hooks.poll?.("revealed", result),
-      poll_closed: (closed) => hooks.poll?.("closed", closed),
+      snapshot: (snapshot) => lane(snapshot).caughtUp(snapshot), // where a class's fast run is now
     });
   }
 
@@ -89,7 +85,7 @@ export class Lane {
   /** Send a request (start, pause, resume, step, skip, speed, stop); resolve with its ok. */
   async send(event, payload) {
     const answer = await this.server.request(event, payload);
-    if (answer.timedOut) this.hooks.timedOut();
+    if (answer.timedOut) this.hooks.note("status.timedOut");
     return answer.ok;
   }
 
@@ -239,12 +235,6 @@ export class Lane {
     const end = copyModel(this.model.events >= first ? this.model : this.earlier.at(-1).next);
     while (end.events < head) apply(end, t.at(end.events));
     return { first, head, at: (n) => codes[n - first], end, next: null };
-  }
-
-  /** Take a class's state, on joining it: its run, where the run is, and how it ended. */
-  welcomed(state) {
-    this.take(state);
-    this.hooks.classState(state);
   }
 
   /**

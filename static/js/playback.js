@@ -14,7 +14,7 @@ export const IDLE_RUN = { status: "idle", replaying: false, since: null, total: 
 export function createPlayback(store, runs) {
   const state = () => store.state;
   const allowed = (name) => controls(state(), runs)[name].enabled;
-  const racing = () => state().settings.mode === "compare";
+  const racing = () => state().settings.mode === "race";
 
   /** Move the run status by an action, keeping the search clock and clearing the last note. */
   function go(action, extra = {}) {
@@ -38,7 +38,7 @@ export function createPlayback(store, runs) {
     const common = { start: s.start, speed: s.speed, paused, closed: s.closed, all_tours: s.allTours,
       seed: s.seed, budget: s.budget };
     if (s.mode === "example") return { ...common, graph: "example", order: "naive", closed: false };
-    const order = s.mode === "compare" ? raceOrder(lane === runs.main) : s.order;
+    const order = s.mode === "race" ? raceOrder(lane === runs.main) : s.order;
     return { ...common, rows: s.rows, cols: s.cols, order };
   }
 

@@ -2,7 +2,6 @@
 // square, and the reveal shows the class's answers over the board before the move plays.
 import { refusal } from "./refusals.js";
 
-export const MAX_SERIES = 20; // questions in one series, as the server takes them
 // open: the question asked now; mine: this student's answer to it; answered: how many have
 // answered it (the instructor's count); result: the last question revealed; history: every
 // result this page saw, each with the student's own answer (mine); note: the last refusal.
@@ -126,6 +125,7 @@ export function createPolls(store, runs, live) {
     setTimeout(() => URL.revokeObjectURL(link.href), 0);
   }
 
-  const on = { opened, counted, revealed, closed };
-  return { ask, reveal, cancel, answer, restored, forget, download, news: (kind, payload) => on[kind](payload) };
+  // The questions' news, by the server's name for it.
+  const news = { poll_opened: opened, poll_count: counted, poll_revealed: revealed, poll_closed: closed };
+  return { ask, reveal, cancel, answer, restored, forget, download, news };
 }

@@ -2,7 +2,9 @@
 // and the address that sets them up again: every value a link brings is checked.
 import { parseSquare } from "./notation.js";
 
-const MODES = ["board", "compare", "example"];
+const MODES = ["board", "race", "example"];
+// Modes a link may still carry under an earlier name: links shared before keep working.
+const FORMER_MODES = new Map([["compare", "race"]]);
 
 /** Return the ordering a race runs on its first board (naive) or its second (Warnsdorff). */
 export function raceOrder(first) {
@@ -10,7 +12,11 @@ export function raceOrder(first) {
 }
 const LINK_KEYS = ["class", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
 
-/** Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings. */
+/**
+ * Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings,
+ * the example graph; a class's bookmarks (maxMarks, maxLabel), questions in a series (maxSeries)
+ * and codes (classCode: {alphabet, length}).
+ */
 export function readLimits(doc) {
   return JSON.parse(doc.getElementById("limits").textContent);
 }
@@ -52,7 +58,7 @@ export function fromLink(search, settings, limits) {
   const yes = (key) => take(key, ["true", "false"].includes(get(key)), get(key) === "true", false);
   const rows = int("rows", 1, limits.maxSide, settings.rows);
   const cols = int("cols", 1, limits.maxSide, settings.cols);
-  const mode = pick("mode", MODES, settings.mode);
+  const mode = FORMER_MODES.get(get("mode")) ?? pick("mode", MODES, settings.mode);
   const names = limits.example.names;
   const count = mode === "example" ? names.length : rows * cols;
   // The start as the page writes it (c3, or a vertex's letter), or as its number.
@@ -70,8 +76,10 @@ export function fromLink(search, settings, limits) {
     budget: int("budget", 1, limits.maxBudget, null),
     speed: take("speed", speed !== undefined, speed, settings.speed),
   };
+  // A class code as the server makes them: its length, of its letters and digits; read in capitals.
   const code = (get("class") ?? "").toUpperCase();
-  const classCode = take("class", /^[A-Z0-9]{5}$/.test(code), code, null);
+  const { alphabet, length } = limits.classCode;
+  const classCode = take("class", code.length === length && [...code].every((c) => alphabet.includes(c)), code, null);
   return { settings: next, classCode, ignored };
 }
 

@@ -1,5 +1,5 @@
 // What leaves the page: the tour as JSON or in algebraic notation, and the board as a PNG (the
-// clips of the search leave by the same door: see clips.js).
+// clips of the search leave by the same door: see clips/actions.js).
 import { squareName } from "./notation.js";
 
 /** Save blob as a file called name, as the browser saves downloads. */

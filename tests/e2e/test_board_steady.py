@@ -75,7 +75,7 @@ def assert_steady(seen):
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP, PROJECTOR], ids=["390", "1280", "1920"])
-@pytest.mark.parametrize("mode", ["board", "compare"])
+@pytest.mark.parametrize("mode", ["board", "race"])
 def test_the_board_neither_resizes_nor_blanks_during_a_run(open_page, viewport, mode):
     page = open_page(f"/?{RUN}&mode={mode}", viewport=viewport)
     assert_steady(watch_a_run(page))

@@ -125,7 +125,7 @@ def test_a_race_reaches_the_class_as_the_instructor_shows_it(page, lesson):
     set_board(page, 5, 5)
     page.get_by_label("Speed").fill("11")  # 2500 moves a second
     for student in lesson:
-        shows(student, "knightsTour.store.settings.mode", "compare")
+        shows(student, "knightsTour.store.settings.mode", "race")
         expect(student.locator("#board-second")).to_be_visible()
     page.get_by_role("button", name="Play").click()
     expect(page.locator("#status")).to_contain_text("Warnsdorff", timeout=20_000)

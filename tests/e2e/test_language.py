@@ -153,7 +153,7 @@ def test_switching_to_chinese_and_back(page):
     expect(page.locator("#status")).to_contain_text(found.split("：")[0])
     assert_chinese(page, zh)
 
-    page.get_by_label(zh["mode.compare"], exact=True).check()
+    page.get_by_label(zh["mode.race"], exact=True).check()
     expect(page.locator("#undo-bar")).to_contain_text(zh["undo.text"])
     finish(page)
     expect(page.locator("#status")).to_contain_text(zh["order.warnsdorff"])

@@ -127,6 +127,6 @@ def test_warnsdorff_explains_the_counts_and_the_tie_in_both_languages(open_page)
 
 
 def test_predict_is_offered_only_where_it_can_ask(open_page):
-    page = open_page("/?mode=compare")
+    page = open_page("/?mode=race")
     expect(page.get_by_label("Ask me where the knight goes next")).to_be_disabled()
     expect(page.locator("#predict-note")).to_have_text(re.compile("not in a race"))

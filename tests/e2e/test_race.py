@@ -13,8 +13,17 @@ LANES = [("#board", "#caption-main", "Naive"), ("#board-second", "#caption-secon
 def open_race(page, site):
     """Set the page up for a race on 6x6 from a corner (where naive searches for long, and
     Warnsdorff finishes in 36 moves), at 250 moves a second."""
-    page.goto(f"{site.url}/?mode=compare&rows=6&cols=6&speed=250")
+    page.goto(f"{site.url}/?mode=race&rows=6&cols=6&speed=250")
     page.wait_for_function(READY)
+
+
+def test_a_link_shared_as_mode_compare_still_opens_the_race(page, site):
+    page.goto(f"{site.url}/?mode=compare&rows=6&cols=6")
+    page.wait_for_function(READY)
+    expect(page.get_by_label("Race: naive vs Warnsdorff")).to_be_checked()
+    expect(page.locator("#board-second")).to_be_visible()
+    expect(page.locator("#status")).not_to_contain_text("could not be used")
+    assert "mode=race" in page.url
 
 
 def test_the_race_boards_are_big_named_and_captioned(page, site):

@@ -36,6 +36,7 @@ function page({ run = {}, klass = {}, settings = {}, poll = {}, ...rest } = {}) 
     connection: "up",
     klass: { role: "none", code: null, reviewing: false, led: false, ...klass },
     embedded: null,
+    limits: { maxMarks: 30 },
     marks: [],
     predict: PREDICT,
     poll: { ...NO_POLL, ...poll },
@@ -162,7 +163,7 @@ test("without a connection the page cannot drive a run, but it can still step ba
 });
 
 test("racing two orderings: the boards run together, with no stepping back or scrubbing one of them", () => {
-  const state = page({ settings: { mode: "compare" }, run: { status: "paused" } });
+  const state = page({ settings: { mode: "race" }, run: { status: "paused" } });
   const c = controls(state, { main: board({ head: 40 }) });
   assert.deepEqual([c.play.enabled, c.step.enabled, c.skip.enabled, c.reset.enabled], [true, true, true, true]);
   assert.equal(c.back.enabled, false);

@@ -11,6 +11,7 @@ const LIMITS = {
   speeds: [1, 2, 5, 10, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0], defaultSpeed: 30,
   orders: ["naive", "warnsdorff", "warnsdorff-roth", "random"],
   example: { names: ["A", "B", "C", "D", "E", "F"], moves: [[1, 3], [2, 3], [], [4], [5], [2]] },
+  maxMarks: 30, maxLabel: 60, maxSeries: 20, classCode: { alphabet: "ABCDEFGHJKMNPQRSTUVWXYZ23456789", length: 5 },
 };
 // The page's settings before it reads its address (defaultSettings, with its seed fixed).
 const PAGE = { mode: "board", rows: 5, cols: 5, start: 0, order: "naive", closed: false, allTours: false, budget: null,
@@ -43,7 +44,7 @@ test("a page starts on a 5x5 board from its first square, with the first orderin
 
 test("a board has rows x cols squares, the example graph a vertex for each name", () => {
   assert.equal(squares({ ...PAGE, rows: 3, cols: 4 }, LIMITS.example), 12);
-  assert.equal(squares({ ...PAGE, mode: "compare", rows: 6, cols: 6 }, LIMITS.example), 36);
+  assert.equal(squares({ ...PAGE, mode: "race", rows: 6, cols: 6 }, LIMITS.example), 36);
   assert.equal(squares({ ...PAGE, mode: "example", rows: 3, cols: 4 }, LIMITS.example), 6);
 });
 
@@ -54,10 +55,10 @@ test("a race runs the naive ordering on its first board and Warnsdorff's on its 
 
 test("a link writes every setting it sets, in a fixed order, and leaves out what is off or unset", () => {
   assert.equal(toLink(PAGE, null), "?mode=board&rows=5&cols=5&start=0&order=naive&seed=4242&speed=30");
-  const all = { mode: "compare", rows: 8, cols: 6, start: 47, order: "warnsdorff-roth", closed: true, allTours: true,
+  const all = { mode: "race", rows: 8, cols: 6, start: 47, order: "warnsdorff-roth", closed: true, allTours: true,
     budget: 5000, speed: 0, seed: 0 };
-  assert.equal(toLink(all, "AB12C"),
-    "?class=AB12C&mode=compare&rows=8&cols=6&start=47&order=warnsdorff-roth&seed=0&closed=true&all=true&budget=5000"
+  assert.equal(toLink(all, "AB23C"),
+    "?class=AB23C&mode=race&rows=8&cols=6&start=47&order=warnsdorff-roth&seed=0&closed=true&all=true&budget=5000"
     + "&speed=0");
   // Only the settings the link knows: no other property of the object comes along.
   assert.equal(toLink({ ...PAGE, extra: "x", pending: true }, null), toLink(PAGE, null));
@@ -69,7 +70,7 @@ test("the settings a link writes are the settings it reads back, with its class"
     [{ ...PAGE, rows: 1, cols: 1 }, null],
     [{ mode: "board", rows: 32, cols: 32, start: 1023, order: "random", closed: true, allTours: true,
       budget: 10 ** 9, speed: 100000, seed: 2 ** 32 - 1 }, "ZZ999"],
-    [{ mode: "compare", rows: 6, cols: 7, start: 41, order: "warnsdorff", closed: false, allTours: true, budget: 1,
+    [{ mode: "race", rows: 6, cols: 7, start: 41, order: "warnsdorff", closed: false, allTours: true, budget: 1,
       speed: 0, seed: 0 }, "ABCDE"],
     [{ mode: "example", rows: 5, cols: 5, start: 5, order: "naive", closed: true, allTours: false, budget: null,
       speed: 1, seed: 17 }, null],
@@ -84,7 +85,7 @@ test("the settings a link writes are the settings it reads back, with its class"
 });
 
 test("a link without values: the page's board, ordering, seed and speed; no class or options; the first square", () => {
-  const own = { ...PAGE, mode: "compare", rows: 7, cols: 8, start: 20, closed: true, allTours: true, budget: 100,
+  const own = { ...PAGE, mode: "race", rows: 7, cols: 8, start: 20, closed: true, allTours: true, budget: 100,
     order: "random", speed: 500, seed: 31 };
   const expected = { ...own, start: 0, closed: false, allTours: false, budget: null };
   for (const search of ["", "?", "&&"]) {
@@ -120,7 +121,7 @@ test("the start: a square's name or number on the link's own board, a vertex's l
   assert.equal(start("?mode=example&start=b"), 1);
   assert.equal(start("?mode=example&start=F"), 5);
   assert.equal(start("?mode=example&start=5"), 5);
-  assert.equal(start("?mode=compare&rows=4&cols=6&start=23"), 23);
+  assert.equal(start("?mode=race&rows=4&cols=6&start=23"), 23);
   // Off the board, or no square of it: named, and the start is the first square.
   for (const [search, value] of [["?start=25", "25"], ["?start=f1", "f1"], ["?start=a6", "a6"], ["?start=-1", "-1"],
     ["?start=c", "c"], ["?start=", ""], ["?rows=3&cols=3&start=9", "9"], ["?mode=example&start=6", "6"],
@@ -132,7 +133,7 @@ test("the start: a square's name or number on the link's own board, a vertex's l
 });
 
 test("modes and orderings are only the page's own names: no name every object has, no other case", () => {
-  assert.equal(read("?mode=compare").settings.mode, "compare");
+  assert.equal(read("?mode=race").settings.mode, "race");
   assert.equal(read("?mode=example").settings.mode, "example");
   for (const order of LIMITS.orders) assert.equal(read(`?order=${order}`).settings.order, order);
   for (const bad of ["constructor", "__proto__", "toString", "hasOwnProperty", "length", "0", "Board", "WARNSDORFF",
@@ -185,14 +186,22 @@ test("the speed is one of the slider's, written as the page writes it; 0 is the 
   }
 });
 
-test("a class code is five letters or digits, read in capitals", () => {
-  assert.equal(read("?class=AB12C").classCode, "AB12C");
-  assert.equal(read("?class=ab12c").classCode, "AB12C");
-  for (const bad of ["ABCD", "ABCDEF", "AB-12", "AB 12", "", "ÄBCDE"]) {
+test("a class code is the server's length of its letters and digits, read in capitals", () => {
+  assert.equal(read("?class=AB23C").classCode, "AB23C");
+  assert.equal(read("?class=ab23c").classCode, "AB23C");
+  assert.equal(fromLink("?class=AB2", PAGE, { ...LIMITS, classCode: { alphabet: "AB2", length: 3 } }).classCode, "AB2");
+  // No code has a letter or digit that reads like another (0/O, 1/I/L).
+  for (const bad of ["ABCD", "ABCDEF", "AB-23", "AB 23", "", "ÄBCDE", "AB0CD", "ABOCD", "AB1CD", "ABICD", "ABLCD"]) {
     const { classCode, ignored } = read(`?class=${encodeURIComponent(bad)}`);
     assert.equal(classCode, null, bad);
     assert.deepEqual(ignored, [`class=${bad}`]);
   }
+});
+
+test("a link shared when the race was called \"compare\" still sets up the race", () => {
+  assert.deepEqual(read("?mode=compare&rows=6&cols=7"), read("?mode=race&rows=6&cols=7"));
+  assert.deepEqual(read("?mode=compare").ignored, []);
+  assert.equal(toLink(read("?mode=compare").settings, null), toLink({ ...PAGE, mode: "race" }, null));
 });
 
 test("keys a link may carry that are not settings are passed over, unnamed; a repeated key counts once", () => {

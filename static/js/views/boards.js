@@ -3,7 +3,7 @@
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
 import { GraphView } from "./graph.js";
-import { answersOf, asking, deadEndOf, held, stackOf } from "./facts.js";
+import { answersOf, asking, deadEndOf, held, stackOf } from "../lane-facts.js";
 
 /** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
 export function createBoardsView(els, reducedMotion) {
@@ -29,7 +29,7 @@ export function createBoardsView(els, reducedMotion) {
   function shape(state, runs) {
     const { mode } = state.settings, { rows, cols } = runs.main.model;
     const board = mode === "example" ? "1.6" : `${cols} / ${rows}`;
-    const frame = mode === "example" ? "1.6" : `${mode === "compare" ? 2 * cols : cols} / ${rows}`;
+    const frame = mode === "example" ? "1.6" : `${mode === "race" ? 2 * cols : cols} / ${rows}`;
     if (els.boardFrame.style.getPropertyValue("--aspect") !== frame) {
       els.boardFrame.style.setProperty("--aspect", frame);
       els.boardFrame.style.setProperty("--board-aspect", board);
@@ -51,8 +51,8 @@ export function createBoardsView(els, reducedMotion) {
       els.hintKey.hidden = !shown.hints.length;
     }
     if (example) els.hintKey.hidden = true;
-    if (state.settings.mode === "compare") second.render(scene(runs.second, state, runs));
-    els.laneSecond.hidden = state.settings.mode !== "compare";
+    if (state.settings.mode === "race") second.render(scene(runs.second, state, runs));
+    els.laneSecond.hidden = state.settings.mode !== "race";
   }
 
   return {

@@ -3,7 +3,7 @@
 import { number, t } from "../i18n.js";
 import { position } from "../lesson.js";
 import { knightSquare } from "../model.js";
-import { nameOf, raceName } from "./facts.js";
+import { nameOf, raceName } from "../lane-facts.js";
 
 
 /** Return the counters' view. */
@@ -46,7 +46,7 @@ export function createCountersView(els) {
     const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
     set(els.elapsed, t("count.seconds", { seconds: seconds.toFixed(seconds < 10 ? 2 : 1) }));
 
-    const racing = state.settings.mode === "compare";
+    const racing = state.settings.mode === "race";
     set(els.captionMain, racing ? caption(runs.main) : "");
     set(els.captionSecond, racing ? caption(runs.second) : "");
     els.titleMain.hidden = els.titleSecond.hidden = !racing;

@@ -5,7 +5,7 @@ import { t } from "../i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "./chart.js";
 import { setText } from "./dom.js";
-import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "./facts.js";
+import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "../lane-facts.js";
 
 const SHOWN_LEVELS = 8;
 const SQUARE_PARAMS = ["square", "move", "start"]; // a trace's params that are squares, to be named
@@ -99,7 +99,7 @@ export function createLessonView(els) {
   }
 
   function render(state, runs) {
-    const racing = state.settings.mode === "compare";
+    const racing = state.settings.mode === "race";
     els.lessonSide.hidden = !racing;
     if (!state.view.lesson) return;
     const lane = lessonLane(state, runs);

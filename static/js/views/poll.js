@@ -3,7 +3,7 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { accuracy, lastSeries, seriesGoesOn } from "../polls.js";
-import { answersOf, nameOf } from "./facts.js";
+import { answersOf, nameOf } from "../lane-facts.js";
 
 const percent = (share) => Math.round(share * 100);
 

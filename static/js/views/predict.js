@@ -3,7 +3,7 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { setText } from "./dom.js";
-import { nameOf } from "./facts.js";
+import { nameOf } from "../lane-facts.js";
 
 const WARNSDORFF = new Set(["warnsdorff", "warnsdorff-roth"]);
 

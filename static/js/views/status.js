@@ -2,7 +2,7 @@
 // confirmation asks, the undo offer, and what a screen reader hears of the moves.
 import { whyNoTour } from "../feasibility.js";
 import { t } from "../i18n.js";
-import { nameOf, raceName } from "./facts.js";
+import { nameOf, raceName } from "../lane-facts.js";
 
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",
@@ -55,7 +55,7 @@ function statusText(state, runs) {
     }
     case "playing": {
       if (run.replaying) return t("status.replaying");
-      if (settings.mode === "compare") {
+      if (settings.mode === "race") {
         const done = runs.active().find((lane) => lane.result);
         if (done) return t("status.raceOneDone", { name: raceName(done, runs), outcome: describe(done),
           other: raceName(runs.active().find((lane) => !lane.result), runs) });
@@ -73,7 +73,7 @@ function statusText(state, runs) {
     }
     case "finished":
       if (!main.result) return t("status.paused");
-      if (settings.mode !== "compare") return describe(main);
+      if (settings.mode !== "race") return describe(main);
       return runs.active().map((lane) => t("outcome.named", { name: raceName(lane, runs), outcome: describe(lane) })).join(t("list.sentences"));
     default:
       return "";

@@ -16,7 +16,7 @@ export const EN = {
 
   "mode.legend": "Show",
   "mode.board": "The knight's tour",
-  "mode.compare": "Race: naive vs Warnsdorff",
+  "mode.race": "Race: naive vs Warnsdorff",
   "mode.example": "The textbook's example graph (A to F)",
 
   "search.legend": "Search",

@@ -16,7 +16,7 @@ export const ZH = {
 
   "mode.legend": "显示",
   "mode.board": "骑士周游",
-  "mode.compare": "比赛：朴素顺序对阵 Warnsdorff 规则",
+  "mode.race": "比赛：朴素顺序对阵 Warnsdorff 规则",
   "mode.example": "教材中的示例图（A 到 F）",
 
   "search.legend": "搜索",

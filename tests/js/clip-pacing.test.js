@@ -6,7 +6,7 @@ import { test } from "node:test";
 import {
   FPS, GIF_MAX_FRAMES, GIF_MIN_CS, HOLD_S, PACES, clipSpan, evenSize, gifFrame, gifPlan, gifSeconds, videoCodec,
   videoFrame, videoFrames, videoSeconds, videoType,
-} from "../../static/js/pacing.js";
+} from "../../static/js/clips/pacing.js";
 
 /** Return a stub of MediaRecorder.isTypeSupported that takes exactly the types given. */
 const takes = (...types) => (mime) => types.includes(mime);

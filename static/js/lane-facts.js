@@ -1,12 +1,12 @@
 // What the views show about a run besides its model, worked out once a frame at most: the
 // search's call stack, the dead end just left, and each square's name.
-import { linesRun } from "../code.js";
-import { callStack, deadEnd } from "../lesson.js";
-import { copyModel, undo } from "../model.js";
-import { t } from "../i18n.js";
-import { squareName } from "../notation.js";
-import { predictable } from "../predict.js";
-import { raceOrder } from "../settings.js";
+import { linesRun } from "./code.js";
+import { callStack, deadEnd } from "./lesson.js";
+import { copyModel, undo } from "./model.js";
+import { t } from "./i18n.js";
+import { squareName } from "./notation.js";
+import { predictable } from "./predict.js";
+import { raceOrder } from "./settings.js";
 
 const memo = new WeakMap(); // lane -> {key, stack}
 
@@ -19,7 +19,7 @@ export function nameOf(lane, square) {
 function orderOf(lane, state, runs) {
   if (lane.run) return lane.run;
   const s = state.settings;
-  const order = s.mode === "compare" ? raceOrder(lane === runs.main) : s.mode === "example" ? "naive" : s.order;
+  const order = s.mode === "race" ? raceOrder(lane === runs.main) : s.mode === "example" ? "naive" : s.order;
   return { order, seed: s.seed, rows: lane.model.rows, cols: lane.model.cols };
 }
 
@@ -52,7 +52,7 @@ export function held(state) {
 
 /** Return the lane the lesson panels describe (in a race, the side the user chose). */
 export function lessonLane(state, runs) {
-  return state.settings.mode === "compare" && state.view.side === "second" ? runs.second : runs.main;
+  return state.settings.mode === "race" && state.view.side === "second" ? runs.second : runs.main;
 }
 
 const traces = new WeakMap(); // lane -> {key, trace}

@@ -1,9 +1,9 @@
 // A clip's frames: the board painted off the page by the board's own drawing core, at a size
 // and scale of the clip's choosing, by the clip's simulated clock, over a strip of caption lines
 // that make the clip explain itself on a slide.
-import { evenSize } from "../pacing.js";
+import { evenSize } from "./pacing.js";
 import { STYLE } from "../theme.js";
-import { BoardPainter } from "./board.js";
+import { BoardPainter } from "../views/board.js";
 
 const CAPTION = { font: 15, line: 21, pad: 10 }; // the caption's type and spacing, in CSS pixels
 const CAPTION_LINES = 2;

@@ -1,9 +1,9 @@
 // The user's clips of the main board's search: their choices, the making of a clip and its
-// cancelling, its progress and how it went, as store updates. The clip itself: clip.js.
-import { encodeGif, encodeVideo, encodedType, recordVideo, takeClip } from "./clip.js";
-import { controls } from "./controls.js";
+// cancelling, its progress and how it went, as store updates. The clip itself: encoding.js.
+import { controls } from "../controls.js";
+import { download, exportName } from "../share.js";
+import { encodeGif, encodeVideo, encodedType, recordVideo, takeClip } from "./encoding.js";
 import { videoType } from "./pacing.js";
-import { download, exportName } from "./share.js";
 
 /**
  * Return the clip part of the page's first state: the choices, and the video type this browser

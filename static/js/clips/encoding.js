@@ -5,11 +5,11 @@
 // needed. Each frame is painted from the model at its own simulated time, so fades and glides
 // are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
-import { t } from "./i18n.js";
-import { apply, copyModel, rewind } from "./model.js";
-import { squareName } from "./notation.js";
+import { t } from "../i18n.js";
+import { apply, copyModel, rewind } from "../model.js";
+import { squareName } from "../notation.js";
 import { FPS, clipSpan, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
-import { Film } from "./views/film.js";
+import { Film } from "./film.js";
 
 // Both are laid out in a 960 x 540 box, caption included. The video, at 2 pixels a CSS pixel,
 // fits a 1920 x 1080 slide at 1:1 (a square board comes out about 960 x 1080) and keeps the
