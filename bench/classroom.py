@@ -56,6 +56,7 @@ counts. The last figures and the verdicts of past experiments are in docs/benchm
 """
 
 import argparse
+import contextlib
 import itertools
 import math
 import os
@@ -65,9 +66,18 @@ import time
 import traceback
 from importlib import metadata
 
-from common import EXPECTED, ROOT  # also puts the project on the import path
-from load import Load, offers_on_the_wire
-from processes import SERVERS, Profile, Sampler, ServerProcess, code_version, halves, hot_spots, watchdog
+from common import EXPECTED  # also puts the project on the import path
+from hall import (
+    FOLLOWERS_PER_PROC,
+    GOAL_P95_MS,
+    GOAL_SKIP_EXTRA_MS,
+    Hall,
+    browsers,
+    check_offers,
+    split,
+    verdict,
+)
+from processes import SERVERS, Profile, code_version, halves, hot_spots, watchdog
 from stats import delivered, fan_out, lags, loop_lag, order, spread
 
 from server.edge.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
@@ -76,12 +86,8 @@ BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 CLASS_START = 0
 SKIP_START = 0  # the naive 8x8 search from square 0: 35,479,473 events to its first tour
 GOAL_FOLLOWERS, STRETCH_FOLLOWERS, GOAL_SOLOS = 1000, 2000, 100
-GOAL_P95_MS = 250
 GOAL_PACE = 95  # percent of the events due
 GOAL_CPU_US = 100  # server CPU per message delivered to a follower
-GOAL_SKIP_EXTRA_MS = 100
-# A line of the server's log worse than a request line (a 5xx status is one).
-LOG_PROBLEM = re.compile(r"Traceback|Error|Exception|CRITICAL|WORKER TIMEOUT|\[ERROR\]|WARNING|\" 5\d\d ")
 STACKS = {
     "production": "python -m server: gunicorn, one gevent worker",
     "threads": "gunicorn, one gthread worker, app in threading mode",
@@ -99,54 +105,22 @@ QUICK = {  # a smoke run: every phase, a small class (half browser-like), a few 
     "settle": 0.5,
     "drain": 1,
 }
-FOLLOWERS_PER_PROC = 500  # followers in one load process, by default
 PROFILED = ("load30", "load300")  # the phases --profile records
 CORES = len(os.sched_getaffinity(0))
 SATURATED_IDLE = 20  # percent of all cores idle, below which the machine is called saturated
 
 
-def browser_like(name):
-    """Return whether a client offers permessage-deflate as Chromium does: every other one."""
-    number = re.fullmatch(r"[fs](\d+)", name)
-    return not number or int(number[1]) % 2 == 0
-
-
-def browsers(names):
-    """Return the browser-like names among names."""
-    return [name for name in names if browser_like(name)]
-
-
-def verdict(ok):
-    return "met" if ok else "NOT met"
-
-
-def close_loads(loads, notes):
-    """Tell each load process to close, and note how any of them failed."""
-    for load in loads:
-        load.send("close")
-    for load in loads:
-        try:
-            load.result(60)
-        except RuntimeError as exc:
-            notes.append(str(exc).splitlines()[0])
-
-
-class Scenario:
+class Classroom(Hall):
     """One server under the classroom's phases, and the figures of its run."""
 
     def __init__(self, kind, args):
-        self.kind, self.args = kind, args
-        self.problems = []  # functional failures: each makes the exit status non-zero
-        self.notes = []
-        self.phases = {}  # name -> (start, end)
+        super().__init__(kind, args)
+        self.server_threads = args.threads
         self.connects = {}
-        self.server = None
-        self.log, self.log_problems = "", []
         self.figures = {}  # (group, phase) -> spread
         self.key = {}  # phase -> the figures the summary and the comparison use
         self.goals = []  # (goal, met)
         self.profiles = []  # (phase, target, path of the raw recording, failure or None)
-        self.follower_pid = None
 
     def pinning(self):
         """Return the CPUs of the load processes and of the server (None: all of them)."""
@@ -155,32 +129,31 @@ class Scenario:
         lower, upper = halves()
         return (lower if self.args.pin == "split" else None), upper
 
-    def check_acks(self, what, acks):
-        """Note every client whose request was refused or unanswered; return the acks."""
-        bad = {name: ack for name, ack in acks.items() if not (isinstance(ack, dict) and ack.get("ok"))}
-        for name, ack in list(bad.items())[:5]:
-            self.problems.append(f"{what}: {name} got {ack}")
-        if len(bad) > 5:
-            self.problems.append(f"{what}: {len(bad) - 5} more clients got a refusal or no answer")
-        return acks
+    def follower_groups(self):
+        """Return the followers' load processes, followers1, 2, ..., and the followers of each."""
+        groups = split([f"f{i}" for i in range(self.args.followers)], self.args.follower_procs)
+        return [(f"followers{i + 1}", names) for i, names in enumerate(groups)]
 
-    def phase(self, name, seconds):
-        """Let the load run for a phase, noting when it began and ended (and profiling it)."""
-        start = time.monotonic()
-        recordings = self.record(name, seconds)
-        time.sleep(seconds)
-        self.phases[name] = (start, time.monotonic())
+    @contextlib.contextmanager
+    def watching(self, phase, seconds):
+        """Profile a phase while it runs, if asked to."""
+        recordings = self.record(phase, seconds)
+        yield
         for target, path, recording in recordings:
             failure = recording.wait()
-            self.profiles.append((name, target, path, failure))
+            self.profiles.append((phase, target, path, failure))
+
+    def stopping(self, server):
+        """Keep the server's threads just after the clients closed."""
+        self.server_threads_end = server.threads()
 
     def record(self, phase, seconds):
         """Start py-spy on the server's worker and the first followers' process, if asked to."""
         if not self.args.profile or phase not in PROFILED or seconds < 2:
             return []
         os.makedirs(self.args.profile, exist_ok=True)
-        worker = self.server.worker()
-        targets = [("server", worker.pid if worker else None), ("followers1", self.follower_pid)]
+        worker, followers = self.server.worker(), self.loads["followers1"]
+        targets = [("server", worker.pid if worker else None), ("followers1", followers.process.pid)]
         recordings = []
         for target, pid in targets:
             if pid is None:
@@ -192,42 +165,11 @@ class Scenario:
                 self.notes.append(f"could not profile {target} in {phase}: {exc}")
         return recordings
 
-    def run(self):
-        """Start the server and the load processes, drive the phases, collect the clients."""
-        args = self.args
-        load_cpus, server_cpus = self.pinning()
-        self.server = server = ServerProcess(self.kind, args.threads, args.max_per_address, server_cpus)
-        loads = []
-        try:
-            server.wait_ready()
-            main = Load("main", server.url, False, load_cpus)
-            loads.append(main)
-            per = math.ceil(args.followers / args.follower_procs)
-            names = [f"f{i}" for i in range(args.followers)]
-            groups = [names[i : i + per] for i in range(0, args.followers, per)]
-            follower_loads = [
-                Load(f"followers{i + 1}", server.url, False, load_cpus) for i in range(len(groups))
-            ]
-            loads.extend(follower_loads)
-            self.follower_pid = follower_loads[0].process.pid
-            self.sampler = Sampler(server, loads)
-            try:
-                self.drive(main, follower_loads, groups)
-            finally:
-                self.sampler.stop()
-                self.collected = {load.name: load("collect", timeout=300) for load in loads}
-                close_loads(loads, self.notes)
-        finally:
-            for load in loads:
-                load.close()
-            self.server_threads_end = server.threads()
-            server.close()
-            self.log = server.log_text()
-            server.log.close()
-
-    def drive(self, main, follower_loads, groups):
+    def drive(self, main):
         """Run the phases: baseline, load30, load300, preskip, skip, postskip."""
         args = self.args
+        follower_loads = list(self.loads.values())
+        groups = [names for _, names in self.groups]
         solos = [f"s{i}" for i in range(args.solos)]
         baseline, rest = solos[: args.baseline], solos[args.baseline :]
         start_of = {
@@ -298,47 +240,6 @@ class Scenario:
         self.check_acks("stop", main("call", names=solos, event="stop"))
         time.sleep(args.drain)
 
-    def connect_in_waves(self, wanted):
-        """Connect [(load, names)] in waves a second apart; return (acks by name, seconds, waves)."""
-        began = time.monotonic()
-        results, waves = {}, self.waves(wanted)
-        for number, wave in enumerate(waves):
-            time.sleep(max(0.0, began + number - time.monotonic()))  # a wave a second
-            for load, names in wave.items():
-                load.send("connect", names=names, browser=browsers(names))
-            for load in wave:
-                results.update(load.result(600))
-        return results, time.monotonic() - began, len(waves)
-
-    def waves(self, wanted):
-        """Split [(load, names)] into waves of connections, a second apart: {load: names} each.
-
-        The first wave takes --connect-burst clients, each later one --connect-rate: the
-        server admits at most so many new connections from one address at once, and so many a
-        second after. Each wave takes clients of every load process, the main one's first.
-        """
-        args = self.args
-        # Round-robin over the processes, so that each wave loads all of them alike.
-        by_load = [[(load, name) for name in names] for load, names in wanted]
-        queue = [pair for row in itertools.zip_longest(*by_load) for pair in row if pair]
-        if args.connect_rate <= 0:
-            sizes = [len(queue)]
-        else:
-            first = max(1, args.connect_burst - args.baseline)
-            sizes = [first, *[args.connect_rate] * math.ceil(max(0, len(queue) - first) / args.connect_rate)]
-        waves, at = [], 0
-        for size in sizes:
-            wave = {}
-            for load, name in queue[at : at + size]:
-                wave.setdefault(load, []).append(name)
-            waves.append(wave)
-            at += size
-        return waves
-
-    def peers(self):
-        """Return every client's summary, by name."""
-        return {peer["name"]: peer for result in self.collected.values() for peer in result["peers"]}
-
     def report(self):
         """Check what the clients received and return the figures as text."""
         args = self.args
@@ -356,8 +257,7 @@ class Scenario:
 
         self.check_functional(everyone, solos, followers, instructor, skipper)
 
-        command = " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c for c in self.server.command)
-        say(f"\n=== {self.kind} ({STACKS[self.kind]}): {command}")
+        say(f"\n=== {self.kind} ({STACKS[self.kind]}): {self.command_line()}")
         base_results, base_wall = self.connects["baseline"]
         rest_results, rest_wall, waves = self.connects["rest"]
         c = spread([r["seconds"] for r in rest_results.values() if r.get("ok")])
@@ -515,26 +415,6 @@ class Scenario:
                 lines.append(f"  {own_share:6.1%} {own_name[:75]:<75} | {in_share:6.1%} {in_name[:80]}")
         return "\n".join(lines)
 
-    def extensions_line(self, everyone):
-        """Say what the browser-like clients were answered, and note it if the server took deflate."""
-        offered = [p for p in everyone.values() if p["browser"]]
-        accepted = [p for p in offered if p["extensions"]]
-        plain_accepted = [p for p in everyone.values() if not p["browser"] and p["extensions"]]
-        answers = sorted({p["extensions"] for p in accepted})
-        if accepted or plain_accepted:
-            problem = (
-                f"the server accepted {answers} for {len(accepted)} of {len(offered)} browser-like "
-                f"clients (and an extension for {len(plain_accepted)} plain ones)"
-            )
-            # The production server must refuse compression; the threads peer is only reported.
-            (self.problems if self.kind == "production" else self.notes).append(problem)
-        return (
-            f"extensions: {len(offered)} browser-like clients offered permessage-deflate as Chromium "
-            f"does; the server accepted an extension for {len(accepted)} of them"
-            + (f" ({', '.join(answers)})" if answers else " (no Sec-WebSocket-Extensions in its answer)")
-            + f"; {len(everyone) - len(offered)} plain clients offered none"
-        )
-
     def verdicts(self, kinds):
         """Return the goals' lines, and keep each goal's verdict and the summary's figures."""
         args, f = self.args, self.figures
@@ -681,7 +561,7 @@ class Scenario:
                 f"{visits} visits, {backtracks} backtracks, found"
             )
         # Anything in the server's log worse than a request line.
-        self.log_problems = [line for line in self.log.splitlines() if LOG_PROBLEM.search(line)]
+        self.check_log()
 
 
 def parse(argv):
@@ -777,24 +657,6 @@ def parse(argv):
     return args
 
 
-def check_offers():
-    """Read the clients' upgrade requests off the wire; return (line to print, problems)."""
-    offers = offers_on_the_wire()
-    problems = []
-    if offers["browser"] != offers["chromium"]:
-        problems.append(
-            f"browser-like clients offer {offers['browser']!r}, not Chromium's {offers['chromium']!r}"
-        )
-    if offers["plain"] is not None:
-        problems.append(f"plain clients offer {offers['plain']!r}, not nothing")
-    line = (
-        f"On the wire: browser-like clients send 'Sec-WebSocket-Extensions: {offers['browser']}' "
-        f"({'Chromium' if offers['browser'] == offers['chromium'] else 'NOT Chromium'}'s offer); "
-        f"plain clients send {'none' if offers['plain'] is None else repr(offers['plain'])}."
-    )
-    return line, problems
-
-
 def compare(scenarios):
     """Return the lines comparing the threads peer with the production stack, if both ran."""
     by_kind = {s.kind: s for s in scenarios if s.goals}
@@ -848,7 +710,7 @@ def main(argv=None):
     deadline = len(kinds) * (600 + 0.3 * args.followers)
     timer = watchdog(deadline, lambda: [s.server.close() for s in scenarios if s.server])
     for kind in kinds:
-        scenario = Scenario(kind, args)
+        scenario = Classroom(kind, args)
         scenarios.append(scenario)
         try:
             scenario.run()
@@ -867,12 +729,8 @@ def main(argv=None):
                 else ""
             )
         )
-        if scenario.log_problems:
-            print(f"server log: {len(scenario.log_problems)} lines of warnings/errors, e.g.:")
-            for line in list(dict.fromkeys(scenario.log_problems))[:8]:
-                print(f"  {line[:200]}")
-        else:
-            print("server log: no errors or warnings")
+        for line in scenario.log_lines():
+            print(line)
         for note in scenario.notes:
             print(f"note: {note}")
         if scenario.problems:

@@ -7,7 +7,7 @@ One production server (`python -m server`: gunicorn, one gevent worker) serves t
 once, each run the naive 8x8 search at a pace a class can follow (--speed, 30 events/s):
 class A with --followers (1,000) and class B with --others (100), half of each browser-like
 (their upgrade request offers permessage-deflate as Chromium does) and half plain, as in
-bench/classroom.py, whose load processes, waves of connections and checks this reuses.
+bench/classroom.py; the load processes, waves of connections and checks are bench/hall.py's.
 
 Phases, in one run:
   quiet      both classes play, no question: the stream's delay, the peer of what follows.
@@ -38,18 +38,10 @@ import time
 import traceback
 from importlib import metadata
 
-from classroom import (
-    GOAL_P95_MS,
-    GOAL_SKIP_EXTRA_MS,
-    LOG_PROBLEM,
-    Scenario,
-    check_offers,
-    close_loads,
-    verdict,
-)
-from common import ROOT  # also puts the project on the import path
-from load import Expected, Load
-from processes import Sampler, ServerProcess, watchdog
+import common  # noqa: F401 - puts the project on the import path
+from hall import FOLLOWERS_PER_PROC, GOAL_P95_MS, GOAL_SKIP_EXTRA_MS, Hall, check_offers, split, verdict
+from load import Expected
+from processes import watchdog
 from stats import delivered, fan_out, lags, spread
 
 from server.classes.poll_events import COUNT_EVERY
@@ -60,7 +52,6 @@ BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 STARTS = {"A": 0, "B": 7}  # each class's start square
 INSTRUCTORS = {"A": "instructor", "B": "instructor_b"}
 POLL_EVENTS = ("poll_opened", "poll_revealed", "poll_closed")
-FOLLOWERS_PER_PROC = 500
 RIGHT_SHARE = 0.6  # followers who answer the search's next move; the others pick another square
 QUICK = {"followers": 100, "others": 20, "quiet_seconds": 3, "answer_seconds": 2, "after_seconds": 2}
 
@@ -69,71 +60,32 @@ def ms(seconds):
     return 1000 * seconds
 
 
-class Polls:
+class Polls(Hall):
     """One server, two classes, a question posed to the larger one, and the figures of the run."""
 
-    # The classroom's own helpers: acks checked, connections in waves, extensions reported.
-    check_acks = Scenario.check_acks
-    connect_in_waves = Scenario.connect_in_waves
-    waves = Scenario.waves
-    extensions_line = Scenario.extensions_line
-    peers = Scenario.peers
-
     def __init__(self, args):
-        self.args = args
-        self.kind = "production"
-        self.problems, self.notes = [], []
-        self.windows = {}  # phase -> (start, end)
-        self.server = None
-        self.log = ""
+        super().__init__("production", args)
+        self.names = {
+            "A": [f"f{i}" for i in range(args.followers)],
+            "B": [f"f{i}" for i in range(args.followers, args.followers + args.others)],
+        }
         self.runs = {}  # class -> run id
         self.expected = Expected()
 
-    def run(self):
-        """Start the server and the load processes, drive the phases, collect what arrived."""
-        args = self.args
-        self.server = server = ServerProcess("production", None, args.max_per_address)
-        loads = []
-        try:
-            server.wait_ready()
-            main = Load("main", server.url, False)
-            loads.append(main)
-            self.names = {
-                "A": [f"f{i}" for i in range(args.followers)],
-                "B": [f"f{i}" for i in range(args.followers, args.followers + args.others)],
-            }
-            per = math.ceil(args.followers / args.follower_procs)
-            groups = [self.names["A"][i : i + per] for i in range(0, args.followers, per)]
-            # Class B's followers have a process of their own: its loop sends none of the answers.
-            self.groups = [
-                *((f"followers{i + 1}", g) for i, g in enumerate(groups)),
-                ("others", self.names["B"]),
-            ]
-            self.loads = {name: Load(name, server.url, False) for name, _ in self.groups}
-            loads.extend(self.loads.values())
-            self.sampler = Sampler(server, loads)
-            try:
-                self.drive(main)
-            finally:
-                self.sampler.stop()
-                self.seen = {}
-                for name, group in self.groups:
-                    self.seen.update(self.loads[name]("seen", names=group, events=POLL_EVENTS, timeout=300))
-                self.counts = main("seen", names=[INSTRUCTORS["A"]], events=("poll_count",))[INSTRUCTORS["A"]]
-                self.collected = {load.name: load("collect", timeout=300) for load in loads}
-                close_loads(loads, self.notes)
-        finally:
-            for load in loads:
-                load.close()
-            server.close()
-            self.log = server.log_text()
-            server.log.close()
+    def follower_groups(self):
+        """Return the followers' load processes: class A's, then "others", class B's own.
 
-    def phase(self, name, seconds):
-        """Let the classes play for a while, noting the window."""
-        start = time.monotonic()
-        time.sleep(seconds)
-        self.windows[name] = (start, time.monotonic())
+        Class B's followers have a process of their own: its loop sends none of the answers.
+        """
+        groups = split(self.names["A"], self.args.follower_procs)
+        return [*((f"followers{i + 1}", g) for i, g in enumerate(groups)), ("others", self.names["B"])]
+
+    def gather(self, main):
+        """Ask for the poll's messages each follower received, and the instructor's counts."""
+        self.seen = {}
+        for name, group in self.groups:
+            self.seen.update(self.loads[name]("seen", names=group, events=POLL_EVENTS, timeout=300))
+        self.counts = main("seen", names=[INSTRUCTORS["A"]], events=("poll_count",))[INSTRUCTORS["A"]]
 
     def instructor(self, main, klass, event, data=None):
         """Have a class's instructor send event now; return its timed ack, its refusal noted."""
@@ -188,7 +140,7 @@ class Polls:
         self.answered = {}
         for load, _ in sending:
             self.answered.update(load.result(args.answer_seconds + 120))
-        self.windows["answering"] = (start, start + args.answer_seconds)
+        self.phases["answering"] = (start, start + args.answer_seconds)
         self.check_acks("poll_answer", {name: timed["ack"] for name, timed in self.answered.items()})
         # The last count follows the last answer within a throttle's interval.
         time.sleep(max(0.0, start + args.answer_seconds + 3 * COUNT_EVERY - time.monotonic()))
@@ -276,7 +228,7 @@ class Polls:
             self.problems.append(
                 f"the instructor's last poll_count is {last}, not {len(self.names['A'])} answered"
             )
-        self.log_problems = [line for line in self.log.splitlines() if LOG_PROBLEM.search(line)]
+        self.check_log()
 
     def stream(self, everyone, klass, window):
         """Return a class's stream in a window: fan-out spread, lag p95 and max, events/s each, pace."""
@@ -323,7 +275,7 @@ class Polls:
             f"{'ev/s each':>9} {'pace':>6}"
         )
         self.figures, self.machine = {}, {}
-        for window_name, window in self.windows.items():
+        for window_name, window in self.phases.items():
             figures = self.sampler.window(*window)
             if figures:
                 self.machine[window_name] = figures
@@ -428,7 +380,7 @@ class Polls:
 
     def stalls(self, slow=0.05):
         """Say how many answers waited over `slow` s for their ack, and when: bunched, the server stalled."""
-        start = self.windows["answering"][0]
+        start = self.phases["answering"][0]
         late = sorted(
             t["acked"] for t in self.answered.values() if t["acked"] and t["acked"] - t["sent"] > slow
         )
@@ -521,7 +473,7 @@ def parse(argv):
         parser.error("need at least one follower in each class")
     if args.follower_procs is None:
         args.follower_procs = math.ceil(args.followers / FOLLOWERS_PER_PROC)
-    args.baseline = 0  # the classroom's waves leave room for its baseline clients: there are none here
+    args.baseline = 0  # the hall's waves leave room for the classroom's baseline clients: none here
     return args
 
 
@@ -551,15 +503,10 @@ def main(argv=None):
         return 1
     finally:
         timer.cancel()
-    command = " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c for c in bench.server.command)
-    print(f"\n=== production ({command})")
+    print(f"\n=== production ({bench.command_line()})")
     print(text)
-    if bench.log_problems:
-        print(f"server log: {len(bench.log_problems)} lines of warnings/errors, e.g.:")
-        for line in list(dict.fromkeys(bench.log_problems))[:8]:
-            print(f"  {line[:200]}")
-    else:
-        print("server log: no errors or warnings")
+    for line in bench.log_lines():
+        print(line)
     for note in bench.notes:
         print(f"note: {note}")
     problems += bench.problems
