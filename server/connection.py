@@ -9,7 +9,7 @@ from .classes.events import on_gone
 from .edge.guard import FULL
 from .edge.limits import limits
 from .extension import socketio
-from .replies import refuse
+from .replies import Refusal, refuse
 from .runs.registry import runs
 
 log = logging.getLogger(__name__)
@@ -20,9 +20,9 @@ def on_connect(auth=None):
     """Refuse a page the server has no room for, with a sentence rather than a silent wait."""
     room = request.environ.get(FULL)
     if room is not None:
-        raise ConnectionRefusedError(
-            f"the server is full: it serves at most {room:,} connections at once; try again in a minute"
-        )
+        message = f"the server is full: it serves at most {room:,} connections at once; try again in a minute"
+        # The page reads the code and the count from the refusal's data (socket.io's err.data).
+        raise ConnectionRefusedError(message, {"code": "server.full", "values": {"count": room}})
 
 
 @socketio.on("disconnect")
@@ -37,4 +37,5 @@ def on_disconnect(*reason):
 def on_failure(exc):
     """Report an unexpected failure to the client that caused it, and keep serving."""
     log.exception("handler failed", exc_info=exc)
-    return refuse(f"the server could not handle that request ({type(exc).__name__})")
+    name = type(exc).__name__
+    return refuse(Refusal("server.failed", f"the server could not handle that request ({name})"))

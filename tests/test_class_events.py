@@ -14,6 +14,7 @@ from server.wire import encode
 from tests.support.clients import sent_to
 from tests.support.clock import Clock
 from tests.support.replay import path_of
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
@@ -229,7 +230,8 @@ def join(client, code):
         assert answer.pop("voter"), "a follower is given a pass to answer the class's questions with"
         assert answer.pop("answer") is None, "nobody has answered a question before joining"
     else:
-        assert sent_to(client, "error")[-1] == {"message": answer["error"]}
+        told = {"code": answer["code"], "message": answer["error"], "values": answer.get("values")}
+        assert sent_to(client, "error")[-1] == {key: value for key, value in told.items() if value}
     return answer
 
 
@@ -241,17 +243,17 @@ WRONG_TOKEN = "that token does not match the class: only the instructor who star
 def test_a_guesser_waits_longer_after_each_wrong_code(at, clock, open_code, app):
     guesser, wrong = at("198.51.100.7"), wrong_codes(open_code)
     for _ in range(4):  # three free mistakes, and the fourth is answered too
-        assert join(guesser, next(wrong)) == {"ok": False, "error": NO_CLASS}
-    waiting = {
-        "ok": False,
-        "error": "too many wrong class codes: wait 1 second before trying again "
-        "(check the code with your instructor)",
-    }
+        assert join(guesser, next(wrong)) == refused("class.no_such_class", NO_CLASS)
+    waiting = refused(
+        "class.wait",
+        "too many wrong class codes: wait 1 second before trying again (check the code with your instructor)",
+        seconds=1,
+    )
     assert join(guesser, next(wrong)) == waiting
     # The right code waits too: answering it would tell a guesser that the others were wrong.
     assert join(guesser, open_code) == waiting
     clock.advance(1)
-    assert join(guesser, next(wrong)) == {"ok": False, "error": NO_CLASS}
+    assert join(guesser, next(wrong)) == refused("class.no_such_class", NO_CLASS)
     assert "wait 2 seconds" in join(guesser, next(wrong))["error"]
     clock.advance(2)
     assert join(guesser, open_code) == {"ok": True, "code": open_code}
@@ -266,11 +268,13 @@ def test_an_address_may_mistype_a_hundred_codes_then_ten_a_minute(at, clock, ope
     students = [at("203.0.113.9") for _ in range(25)]  # one school, behind one NAT
     for student in students:
         for _ in range(4):
-            assert join(student, next(wrong)) == {"ok": False, "error": NO_CLASS}
+            assert join(student, next(wrong)) == refused("class.no_such_class", NO_CLASS)
     latecomer = at("203.0.113.9")
-    refused = join(latecomer, open_code)
-    assert refused["error"] == NETWORK_WAITS_6
-    assert join(at("198.51.100.7"), next(wrong)) == {"ok": False, "error": NO_CLASS}  # another network
+    answer = join(latecomer, open_code)
+    assert answer == refused("class.wait_network", NETWORK_WAITS_6, seconds=6)
+    assert join(at("198.51.100.7"), next(wrong)) == refused(
+        "class.no_such_class", NO_CLASS
+    )  # another network
     clock.advance(6)
     assert join(latecomer, open_code) == {"ok": True, "code": open_code}
 
@@ -287,7 +291,7 @@ def test_a_claim_with_an_unknown_code_is_a_guess_too(at, clock, open_code):
     guesser, wrong = at("198.51.100.7"), wrong_codes(open_code)
     for _ in range(4):
         answer = guesser.emit("class_claim", {"code": next(wrong), "token": "x"}, callback=True)
-        assert answer == {"ok": False, "error": NO_CLASS}
+        assert answer == refused("class.no_such_class", NO_CLASS)
     answer = guesser.emit("class_claim", {"code": open_code, "token": "x"}, callback=True)
     assert answer["ok"] is False and answer["error"].startswith("too many wrong class codes: wait 1 second")
     assert "wait 1 second" in join(guesser, open_code)["error"]  # one count for joins and claims
@@ -300,7 +304,7 @@ def test_any_bad_token_is_told_it_does_not_match(client, token):
         answer = client.emit("class_claim", {"code": code, "token": token}, callback=True)
     finally:
         client.emit("class_end", callback=True)
-    assert answer == {"ok": False, "error": WRONG_TOKEN}
+    assert answer == refused("class.wrong_token", WRONG_TOKEN)
 
 
 def test_a_bad_instructor_speed_never_reaches_the_class(at, app):

@@ -156,5 +156,9 @@ def test_a_waiting_page_is_told_when_its_class_does_not_come_back(people, live_s
     waiting = people()
     assert waiting.call("class_join", {"code": code, "ticket": ticket})["waiting"] is True
     assert wait_for(lambda: waiting.named("class_ended"), 10)
-    assert waiting.named("class_ended")[0] == {"code": code, "reason": "the class did not come back"}
+    assert waiting.named("class_ended")[0] == {
+        "code": code,
+        "why": "gone",
+        "reason": "the class did not come back",
+    }
     assert registry.waiting_for() == {}

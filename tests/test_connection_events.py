@@ -2,6 +2,7 @@
 
 from tests.support.clients import sent_to
 from tests.support.leaks import threads, threads_since
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 GOOD = {"rows": 6, "cols": 6, "start": 0, "order": "naive", "speed": 100}
@@ -9,8 +10,8 @@ GOOD = {"rows": 6, "cols": 6, "start": 0, "order": "naive", "speed": 100}
 
 def test_unknown_event_is_refused(client):
     answer = client.emit("teleport", {"to": 3}, callback=True)
-    assert answer == {"ok": False, "error": "unknown event 'teleport'"}
-    assert sent_to(client, "error") == [{"message": "unknown event 'teleport'"}]
+    assert answer == refused("request.invalid", "unknown event 'teleport'")
+    assert sent_to(client, "error") == [{"code": "request.invalid", "message": "unknown event 'teleport'"}]
 
 
 def test_connect_start_disconnect_cycles_leave_no_threads(live_server, connect):

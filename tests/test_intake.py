@@ -7,6 +7,7 @@ import pytest
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 GOOD = {"rows": 6, "cols": 6, "start": 0, "order": "naive", "speed": 500}
@@ -43,10 +44,12 @@ def test_a_bad_packet_is_answered_and_changes_nothing(live_server, connect, raw,
     # The connection stays open and serves the next request; the server answers in order, so
     # by then its answer to the bad packet has come.
     assert bad.emit(8, "stop") and wait_for(lambda: 8 in bad.answers())
-    assert [payload for _, payload, _ in bad.events("error")] == [{"message": error}]
+    assert [payload for _, payload, _ in bad.events("error")] == [
+        {"code": "request.invalid", "message": error}
+    ]
     answers = bad.answers()
     assert answers.pop(8) == [{"ok": True}] and bad.alive
-    assert answers == ({7: [{"ok": False, "error": error}]} if answered else {})
+    assert answers == ({7: [refused("request.invalid", error)]} if answered else {})
     assert wait_for(lambda: good.count() > 0)
     assert good.call("pause") == {"ok": True}
     events = good.events

@@ -3,6 +3,7 @@
 import pytest
 
 from server.classes.mirror import MAX_LABEL, MAX_MARKS, check_view
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 VIEW = {
@@ -51,8 +52,8 @@ def test_only_the_instructor_sends_the_view_and_the_room_gets_it(live_server, co
         assert teacher.call("class_view", VIEW)["ok"] is True
         assert wait_for(lambda: student.named("class_view"))
         assert student.named("class_view")[0]["marks"] == [{"at": 5, "label": "first backtrack"}]
-        refused = student.call("class_view", VIEW)
-        assert refused == {"ok": False, "error": "you do not lead a class"}
+        answer = student.call("class_view", VIEW)
+        assert answer == refused("class.not_leading", "you do not lead a class")
         assert outsider.call("class_view", VIEW)["ok"] is False
         # A page that joins later is welcomed with the view, and the instructor is not sent its own.
         late = connect(live_server.url)

@@ -88,7 +88,8 @@ def test_a_full_server_refuses_with_a_sentence_and_takes_pages_again_when_one_le
             assert answer.startswith("44"), answer
             assert json.loads(answer[2:]) == {
                 "message": f"the server is full: it serves at most {capacity:,} connections at once; "
-                "try again in a minute"
+                "try again in a minute",
+                "data": {"code": "server.full", "values": {"count": capacity}},
             }
             refused.close()
             held.pop().close()

@@ -16,27 +16,28 @@ RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
 TOUR = list(knight_tour(knight_graph(5, 5), 0))
 DEAD_END = next(i for i, (kind, _, _) in enumerate(TOUR) if kind == "backtrack")  # its first
 
-NOT_LEADING = "you do not lead a class"
-NOT_FOLLOWING = "you are not following a class"
-NO_RUN = "there is no run to ask about: start one first"
-ON_GRAPH = "questions are asked about a knight's board, not the example graph"
-ALREADY_OPEN = "a question is open already: reveal or cancel it first"
-ENDED = "the search has ended: there is no next move to predict"
-COMPLETE = "the tour is complete: the next event reports it, not a move"
-NONE_OPEN = "there is no open question"
-CLOSED = "that question is closed"
-ANSWERED = "you have answered this question already"
-BAD_SQUARE = "square must be a square of the board"
-BAD_ID = "id must be a question's number"
-BAD_SERIES = "series must be a whole number from 1 to 20"
-NEEDS = "'poll_answer' needs an object with id and square"
-QUESTION_OPEN = "a question is open: reveal or cancel it first"
+NOT_LEADING = ("class.not_leading", "you do not lead a class")
+NOT_FOLLOWING = ("class.not_following", "you are not following a class")
+NO_RUN = ("run.none", "there is no run to ask about: start one first")
+ON_GRAPH = ("question.not_a_board", "questions are asked about a knight's board, not the example graph")
+ALREADY_OPEN = ("question.open_already", "a question is open already: reveal or cancel it first")
+ENDED = ("question.search_ended", "the search has ended: there is no next move to predict")
+COMPLETE = ("question.tour_complete", "the tour is complete: the next event reports it, not a move")
+NONE_OPEN = ("question.none_open", "there is no open question")
+CLOSED = ("question.closed", "that question is closed")
+ANSWERED = ("question.answered", "you have answered this question already")
+BAD_SQUARE = ("question.bad_square", "square must be a square of the board")
+BAD_ID = ("request.invalid", "id must be a question's number")
+BAD_SERIES = ("request.invalid", "series must be a whole number from 1 to 20")
+NEEDS = ("request.invalid", "'poll_answer' needs an object with id and square")
+QUESTION_OPEN = ("question.open", "a question is open: reveal or cancel it first")
 
 
-def refused(client, event, data, sentence):
-    """Send a request that must be refused with sentence, told as an error too."""
-    assert client.call(event, data) == {"ok": False, "error": sentence}
-    assert client.errors[-1] == sentence
+def refused(client, event, data, refusal):
+    """Send a request that must be refused with refusal (its code and sentence), told as an error too."""
+    code, sentence = refusal
+    assert client.call(event, data) == {"ok": False, "code": code, "error": sentence}
+    assert client.errors[-1] == sentence and client.named("error")[-1]["code"] == code
 
 
 def open_class(teacher, *students):

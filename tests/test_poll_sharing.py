@@ -3,6 +3,7 @@
 import json
 
 from server.classes.directory import CHANNEL
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000, "paused": True}
@@ -50,7 +51,7 @@ def test_students_on_another_process_answer_once_each_and_are_counted_once(clust
     assert counted(teacher, poll, 1)
     # Its own process refuses a second answer: it goes no further.
     reply = there.call("poll_answer", {"id": poll["id"], "square": 12})
-    assert reply == {"ok": False, "error": ANSWERED}
+    assert reply == refused("question.answered", ANSWERED)
     # And should one reach the owner anyway, under the same voter, it is not counted: the next
     # answer through that process comes after it on the same channel, and is counted second.
     voter_id = voter.split(".")[0]
@@ -66,14 +67,16 @@ def test_students_on_another_process_answer_once_each_and_are_counted_once(clust
     back = connect(first.url)
     rejoined = back.call("class_join", {"code": code, "voter": voter})
     assert rejoined["voter"] == voter and rejoined["answer"] == 7
-    assert back.call("poll_answer", {"id": poll["id"], "square": 3}) == {"ok": False, "error": ANSWERED}
+    assert back.call("poll_answer", {"id": poll["id"], "square": 3}) == refused("question.answered", ANSWERED)
 
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
     assert result["answered"] == 3 and result["counts"] == [[3, 1], [7, 1], [12, 1]]
     assert wait_for(lambda: there.named("poll_revealed") == [result] == also.named("poll_revealed"), 10)
     # The move plays for the students on the other process too; the question is closed there.
     assert wait_for(lambda: len(there.followed()[0]) == 2, 10)
-    assert there.call("poll_answer", {"id": poll["id"], "square": 7}) == {"ok": False, "error": NONE_OPEN}
+    assert there.call("poll_answer", {"id": poll["id"], "square": 7}) == refused(
+        "question.none_open", NONE_OPEN
+    )
 
 
 def test_a_student_joining_through_another_process_is_asked_the_open_question(clusters, connect):
@@ -92,9 +95,9 @@ def test_a_student_joining_through_another_process_is_asked_the_open_question(cl
     answered(late, poll, 0)
     assert counted(teacher, poll, 1)
     reply = late.call("poll_answer", {"id": poll["id"], "square": 0})
-    assert reply == {"ok": False, "error": ANSWERED}
+    assert reply == refused("question.answered", ANSWERED)
     # Its board is known there too: a square off it is refused by the student's own process.
     off = late.call("poll_answer", {"id": poll["id"], "square": 25})
-    assert off == {"ok": False, "error": "square must be a square of the board"}
+    assert off == refused("question.bad_square", "square must be a square of the board")
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
     assert (result["answer"], result["kind"], result["right"]) == (0, "visit", 1)

@@ -28,6 +28,7 @@ from server.runs.player import WINDOW
 from server.wire import encode
 from tests.support.clients import RawClient
 from tests.support.process import MB
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 GOOD = {"rows": 6, "cols": 6, "start": 0, "order": "naive", "speed": 0}
@@ -337,7 +338,7 @@ def test_a_frame_declaring_100_mb_is_closed_once_64_kb_have_arrived(site, connec
     too_large = (
         f"that request is too large ({MAX_FRAME_BYTES - 1:,} bytes; the limit is {MAX_MESSAGE_BYTES:,})"
     )
-    assert answer == [{"ok": False, "error": too_large}]
+    assert answer == [refused("request.too_large", too_large)]
     with site.worker.peak() as peak:
         # A text frame declaring 100 MB, then one byte more than 64 KB of it.
         wire.send(frame(TEXT, length=100 * MB))
@@ -416,7 +417,7 @@ def test_binary_packets_are_refused_and_binary_frames_close_the_connection(site,
             # Each is answered; a request after it shows the server holds no attachment for it.
             wire.send_text(f'42{n + 1}["stop"]')
             wire.expect(lambda text, n=n: text.startswith(f"43{n + 1}["))
-        refused = '42["error",{"message":"binary packets are not accepted"}]'
+        refused = '42["error",{"code":"request.invalid","message":"binary packets are not accepted"}]'
         assert wire.seen == [
             each for n in range(len(announcing)) for each in (refused, f'43{n + 1}[{{"ok":true}}]')
         ]
@@ -746,7 +747,8 @@ def test_odd_values_each_get_an_answer(site, connect, raw):
             assert error in message, message
             if ack:
                 assert wait_for(lambda a=ack: a in odd.answers(), 5), f"no answer for {template[:60]}"
-                assert odd.answers()[ack] == [{"ok": False, "error": message}]
+                why = odd.events("error")[-1][1]["code"]
+                assert odd.answers()[ack] == [refused(why, message)]
     assert odd.alive, "odd values never cost a client its connection"
     assert odd.events("error")[0][1]["message"].startswith("no call of the server's awaits"), (
         "id 0 is no call"

@@ -7,9 +7,9 @@ Each test prints how long what a student sees lasted (run pytest with -s to read
 import time
 
 from server.classes.directory import UNAVAILABLE
-from server.classes.sharing import STOPPED
 from tests.support.cluster import kill
 from tests.support.replay import followed
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 # Short enough for a test: a class key's life, and how often its owner renews it. A process
@@ -20,8 +20,8 @@ ENDLESS = {"rows": 8, "cols": 8, "start": 0, "order": "naive", "speed": 200}
 OUTAGE_EVENTS = 300  # 1.5 s of a run at that pace: longer than a publish may wait
 HANG_EVENTS = 700  # 3.5 s: longer than a class's key lives, too
 FLUSHES = 5  # a process that took a missing key for a dead owner would end the class at the first
-REFUSED = {"ok": False, "error": UNAVAILABLE}
-NO_CLASS = {"ok": False, "error": "there is no class with that code: check it with your instructor"}
+REFUSED = refused("class.unavailable", UNAVAILABLE)
+NO_CLASS = refused("class.no_such_class", "there is no class with that code: check it with your instructor")
 
 
 def open_class(teacher, *students):
@@ -187,7 +187,9 @@ def test_the_students_of_a_class_whose_server_died_are_told_and_its_code_expires
     assert joined["ok"] is True or joined == NO_CLASS
     assert wait_for(lambda: there.named("class_ended"), 15)
     told = arrivals(there, "class_ended", died)[0]
-    assert there.named("class_ended") == [{"code": code, "reason": STOPPED}]
+    assert there.named("class_ended") == [
+        {"code": code, "why": "stopped", "reason": "the class's server stopped"}
+    ]
     assert not joined["ok"] or wait_for(lambda: newcomer.named("class_ended"), 5)
     assert not redis.has_class(code)
     # The code names nothing now, and the student explores on their own board.
@@ -209,7 +211,9 @@ def test_an_ended_class_is_forgotten_at_once_by_every_process(clusters, connect)
     # Neither the student who followed it nor anyone else can join it again through their process.
     assert there.call("class_join", {"code": code}) == NO_CLASS
     assert connect(second.url).call("class_join", {"code": code}) == NO_CLASS
-    assert there.named("class_ended") == [{"code": code, "reason": "the instructor ended the class"}]
+    assert there.named("class_ended") == [
+        {"code": code, "why": "ended", "reason": "the instructor ended the class"}
+    ]
     report("Class ended", remote_student_told_after=told - ended)
 
 

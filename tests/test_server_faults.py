@@ -6,6 +6,7 @@ import pytest
 from server.classes.registry import classes
 from server.edge import farewell
 from server.runs.player import STALL, WINDOW
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 # Naive: a search far longer than the window of batches a page may leave unacknowledged.
@@ -82,7 +83,7 @@ def test_a_client_that_sends_the_servers_own_events_is_refused_and_nothing_else(
     forger.call("class_join", {"code": code})
     before = len(student.received())
     answer = forger.call(name, {"code": code, "state": "stalled", "reason": farewell.REASON})
-    assert answer == {"ok": False, "error": f"'{name}' is sent by the server, never to it"}
+    assert answer == refused("request.invalid", f"'{name}' is sent by the server, never to it")
     assert forger.errors == [answer["error"]]
     # Nobody else hears of it, and the forger stays connected, following its class.
     assert student.received()[before:] == [] and teacher.named(name) == []

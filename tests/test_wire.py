@@ -8,6 +8,7 @@ from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import MAX_SPEED, MIN_SPEED, SPEED_STEPS, encode, parse_speed, parse_start
 from tests.support.clients import sent_to
+from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
 GOOD = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 0}
@@ -55,7 +56,7 @@ def test_a_speed_too_slow_is_refused_over_the_wire_and_the_run_goes_on(client, e
     assert client.emit("start", {**GOOD, "speed": 1, "paused": True}, callback=True)["ok"] is True
     payload = {**GOOD, "speed": 1e-10} if event == "start" else {"speed": 1e-10}
     answer = client.emit(event, payload, callback=True)
-    assert answer == {"ok": False, "error": sent_to(client, "error")[-1]["message"]}
+    assert answer == refused("request.invalid", sent_to(client, "error")[-1]["message"])
     assert answer["error"].startswith("speed must be a number of events per second from 0.1")
     # At the slowest speed the run's player is alive, and steps on request.
     assert client.emit("speed", {"speed": MIN_SPEED}, callback=True) == {"ok": True}

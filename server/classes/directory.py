@@ -16,6 +16,7 @@ import logging
 import redis
 
 from ..message_queue import FAILURES, redis_options, subscription
+from ..replies import Refusal
 
 CHANNEL = "knights-tour:welcome"
 KEY = "knights-tour:class:{}"
@@ -26,11 +27,11 @@ UNAVAILABLE = (
 log = logging.getLogger(__name__)
 
 
-class Unavailable(ValueError):
+class Unavailable(Refusal):
     """Redis did not answer: classes cannot be opened or joined across processes now."""
 
     def __init__(self):
-        super().__init__(UNAVAILABLE)
+        super().__init__("class.unavailable", UNAVAILABLE)
 
 
 class NoDirectory:

@@ -6,12 +6,23 @@ from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
 from ..extension import socketio
-from ..replies import answered
+from ..replies import Refusal, answered
 from ..runs.registry import runs
 from .directory import Unavailable
 from .mirror import check_view
 from .registry import classes, directory, guesses
 from .sessions import NoSuchClass, normal
+
+# Why a class ends, as class_ended says it: a stable key and the sentence.
+ENDINGS = {
+    "ended": "the instructor ended the class",
+    "left": "the instructor left",
+    "idle": "the class was idle",
+    "gone": "the class did not come back",
+    "stopped": "the class's server stopped",
+}
+NOT_LEADING = "you do not lead a class"
+NOT_FOLLOWING = "you are not following a class"
 
 
 def _guessed(lookup):
@@ -35,9 +46,11 @@ def check_in_control(sid):
         registry.unfollow(sid)  # its owner has ended it
         klass = None
     if klass is not None:
-        raise ValueError(
+        raise Refusal(
+            "class.following",
             f"you are following class {klass.code}: only its instructor controls the run; "
-            "leave the class to explore on your own board"
+            "leave the class to explore on your own board",
+            code=klass.code,
         )
 
 
@@ -49,12 +62,17 @@ def _still_open(code):
         return True
 
 
-def end_class(registry, klass, reason):
-    """End a class: tell its room why, and free everything it held."""
+def ended(code, why):
+    """Return the class_ended payload of class code: why it ended (a key of ENDINGS) and in words."""
+    return {"code": code, "why": why, "reason": ENDINGS[why]}
+
+
+def end_class(registry, klass, why):
+    """End a class: tell its room why (a key of ENDINGS), and free everything it held."""
     registry.close(klass)
     directory().withdraw(klass.code)
     # Through the queue, this also tells the other processes to forget the class at once.
-    socketio.emit("class_ended", {"code": klass.code, "reason": reason}, to=klass.room)
+    socketio.emit("class_ended", ended(klass.code, why), to=klass.room)
     for sid in (*klass.followers, klass.instructor):
         if sid is not None:
             socketio.server.leave_room(sid, klass.room, namespace="/")
@@ -68,8 +86,7 @@ def _reap(app, registry):
         with app.app_context():
             expire_waits(registry)
             for klass in registry.stale():
-                reason = "the instructor left" if klass.instructor is None else "the class was idle"
-                end_class(registry, klass, reason)
+                end_class(registry, klass, "left" if klass.instructor is None else "idle")
 
 
 def _ensure_reaper():
@@ -191,7 +208,7 @@ def on_class_leave(data=None):
     """A student's page stops following its class, to explore on its own board."""
     klass = classes().unfollow(request.sid)
     if klass is None:
-        raise ValueError("you are not following a class")
+        raise Refusal("class.not_following", NOT_FOLLOWING)
     leave_room(klass.room)
     return {"code": klass.code}
 
@@ -203,7 +220,7 @@ def on_class_view(data=None):
     view = check_view(data)
     klass = classes().led_by(request.sid)
     if klass is None:
-        raise ValueError("you do not lead a class")
+        raise Refusal("class.not_leading", NOT_LEADING)
     with klass.lock:
         player = klass.main.player
         if view["run"] is None and player is not None and runs().get(request.sid) is player:
@@ -222,8 +239,8 @@ def on_class_end(data=None):
     registry = classes()
     klass = registry.led_by(request.sid)
     if klass is None:
-        raise ValueError("you do not lead a class")
-    end_class(registry, klass, "the instructor ended the class")
+        raise Refusal("class.not_leading", NOT_LEADING)
+    end_class(registry, klass, "ended")
     return {"code": klass.code}
 
 
@@ -249,4 +266,4 @@ def expire_waits(registry):
     for code, waiting in registry.waiting_for().items():
         for sid, (_, since) in waiting.items():
             if now - since > registry.orphan_seconds and registry.stop_waiting(sid) == code:
-                socketio.emit("class_ended", {"code": code, "reason": "the class did not come back"}, to=sid)
+                socketio.emit("class_ended", ended(code, "gone"), to=sid)

@@ -6,6 +6,7 @@ import threading
 import time
 
 from ..edge.limits import Buckets
+from ..replies import Refusal
 
 FREE_FAILURES = 3  # a student may mistype a code a few times without waiting
 MAX_DELAY = 60.0  # seconds, the longest a connection waits after a failure
@@ -30,9 +31,14 @@ def address_key(address):
     return str(ip)
 
 
+def whole_seconds(wait):
+    """Return a wait as the whole seconds a person reads, rounded up."""
+    return max(1, math.ceil(wait - 1e-9))
+
+
 def _seconds(wait):
-    """Return a wait as whole seconds a person reads, rounded up."""
-    n = max(1, math.ceil(wait - 1e-9))
+    """Return a wait in words: "1 second", "5 seconds"."""
+    n = whole_seconds(wait)
     return f"{n} second{'s' if n != 1 else ''}"
 
 
@@ -101,15 +107,20 @@ class Guesses:
             failures, last = self._connections.get(sid, (0, now))
             wait = last + self.delay(failures) - now
             if wait > 0:
-                raise ValueError(
+                raise Refusal(
+                    "class.wait",
                     f"too many wrong class codes: wait {_seconds(wait)} before trying again "
-                    "(check the code with your instructor)"
+                    "(check the code with your instructor)",
+                    seconds=whole_seconds(wait),
                 )
             tokens = self._addresses.level(address_key(address))
             if tokens < 1:
                 wait = (1 - tokens) / self.rate
-                raise ValueError(
-                    f"too many wrong class codes from your network: wait {_seconds(wait)} before trying again"
+                raise Refusal(
+                    "class.wait_network",
+                    f"too many wrong class codes from your network: wait {_seconds(wait)} "
+                    "before trying again",
+                    seconds=whole_seconds(wait),
                 )
 
     def failed(self, sid, address):

@@ -8,16 +8,15 @@ import time
 from flask import request
 
 from ..extension import socketio
-from ..replies import answered
+from ..replies import Refusal, answered
 from ..runs.player import Player
 from .directory import Unavailable
+from .events import NOT_FOLLOWING, NOT_LEADING
 from .polls import ALREADY_OPEN, ENDED, board_squares, check_id, check_series, check_square, prediction
 from .registry import classes, directory
 from .relay import Relay
 
 COUNT_EVERY = 0.2  # seconds between two counts sent to the instructor: 5 a second at most
-NOT_LEADING = "you do not lead a class"
-NOT_FOLLOWING = "you are not following a class"
 NO_RUN = "there is no run to ask about: start one first"
 QUESTION_OPEN = "a question is open: reveal or cancel it first"
 # Students answer by tapping a square: the example graph has vertices, not squares.
@@ -74,13 +73,13 @@ def check_unasked(sid):
     """Raise ValueError if sid leads a class with an open question: the run waits for its answer."""
     klass = classes().led_by(sid)
     if klass is not None and klass.polls.open is not None:
-        raise ValueError(QUESTION_OPEN)
+        raise Refusal("question.open", QUESTION_OPEN)
 
 
 def _led():
     klass = classes().led_by(request.sid)
     if klass is None:
-        raise ValueError(NOT_LEADING)
+        raise Refusal("class.not_leading", NOT_LEADING)
     return klass
 
 
@@ -96,14 +95,16 @@ def _tell_room(klass, player):
 def _asked_about(klass):
     """Return the class's run, which a question can be asked about, or raise ValueError."""
     if klass.polls.open is not None:
-        raise ValueError(ALREADY_OPEN)
+        raise Refusal("question.open_already", ALREADY_OPEN)
     player = klass.main.player
     if player is None:
-        raise ValueError(ENDED if klass.main.result is not None else NO_RUN)
+        if klass.main.result is not None:
+            raise Refusal("question.search_ended", ENDED)
+        raise Refusal("run.none", NO_RUN)
     if klass.main.started.get("graph") == "example":
-        raise ValueError(ON_GRAPH)
+        raise Refusal("question.not_a_board", ON_GRAPH)
     if player.done:  # its budget has run out: no more moves come
-        raise ValueError(ENDED)
+        raise Refusal("question.search_ended", ENDED)
     return player
 
 
@@ -123,7 +124,7 @@ def on_poll_open(data=None):
     with klass.lock:
         # Asked again: the run may have ended meanwhile (a batch on its way spent its budget).
         if _asked_about(klass) is not player:
-            raise ValueError(NO_RUN)
+            raise Refusal("run.none", NO_RUN)
         ahead = player.upcoming()
         try:
             move = prediction(ahead)
@@ -152,7 +153,7 @@ def on_poll_answer(data=None):
     registry = classes()
     klass = registry.followed_by(request.sid)
     if klass is None:
-        raise ValueError(NOT_FOLLOWING)
+        raise Refusal("class.not_following", NOT_FOLLOWING)
     voter = registry.voter_of(request.sid)
     with klass.lock:
         klass.polls.answer(voter, number, square)

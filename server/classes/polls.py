@@ -8,6 +8,7 @@ given through it, so that it can check them before forwarding them to the owner.
 from collections import Counter, deque
 
 from ..engine.search import FOUND, VISIT
+from ..replies import Refusal
 from ..wire import MAX_SIDE
 
 HISTORY = 200  # revealed results a class keeps, the oldest dropped first
@@ -35,7 +36,7 @@ def check_id(value):
 def check_square(value, squares=None):
     """Return value if it is a square of a board of that many squares (any board: None)."""
     if type(value) is not int or not 0 <= value < (squares or ANY_BOARD):
-        raise ValueError(BAD_SQUARE)
+        raise Refusal("question.bad_square", BAD_SQUARE)
     return value
 
 
@@ -69,15 +70,15 @@ def prediction(ahead):
     """
     path, upcoming = ahead["path"], ahead["next"]
     if upcoming is None:
-        raise ValueError(ENDED)
+        raise Refusal("question.search_ended", ENDED)
     kind, vertex, depth = upcoming
     if kind == FOUND:
-        raise ValueError(COMPLETE)
+        raise Refusal("question.tour_complete", COMPLETE)
     square = path[-1] if path else None
     if kind == VISIT:
         return square, vertex, "visit"
     if depth == 0:  # out of the start square: the search is over
-        raise ValueError(ENDED)
+        raise Refusal("question.search_ended", ENDED)
     return square, path[-2], "back"
 
 
@@ -151,7 +152,7 @@ class PollBook:
         or asks a single question.
         """
         if self.open is not None:
-            raise ValueError(ALREADY_OPEN)
+            raise Refusal("question.open_already", ALREADY_OPEN)
         if series is not None:
             self._series, self._of, self._done = self._series + 1, series, 0
         elif self._done >= self._of:
@@ -175,9 +176,9 @@ class PollBook:
     def _asked(self, id):
         """Return the open question if it is number id, else raise ValueError."""
         if self.open is None:
-            raise ValueError(NONE_OPEN)
+            raise Refusal("question.none_open", NONE_OPEN)
         if id != self.open.id:
-            raise ValueError(CLOSED)
+            raise Refusal("question.closed", CLOSED)
         return self.open
 
     def answer(self, voter, id, square):
@@ -185,7 +186,7 @@ class PollBook:
         poll = self._asked(id)
         check_square(square, poll.squares)
         if voter in poll.answers:
-            raise ValueError(ANSWERED)
+            raise Refusal("question.answered", ANSWERED)
         poll.answers[voter] = square
 
     def withdraw(self, voter, id):

@@ -4,6 +4,7 @@ import secrets
 import threading
 import time
 
+from ..replies import Refusal
 from .polls import PollBook
 
 # Join codes avoid letters and digits that read alike (0/O, 1/I/L).
@@ -11,8 +12,20 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
 
 
-class NoSuchClass(ValueError):
+ELSEWHERE = "this class is led through another server: reconnect to that one"
+NO_SUCH_CLASS = "there is no class with that code: check it with your instructor"
+
+
+def already_leading(code):
+    """Return the refusal of a page that leads class code already."""
+    return Refusal("class.already_leading", f"you already lead class {code}; end it first", code=code)
+
+
+class NoSuchClass(Refusal):
     """A code names no class: to a guesser, a miss."""
+
+    def __init__(self):
+        super().__init__("class.no_such_class", NO_SUCH_CLASS)
 
 
 def normal(code):
@@ -125,9 +138,13 @@ class Classes:
         """Open a class led by sid and return it."""
         with self._lock:
             if sid in self._led:
-                raise ValueError(f"you already lead class {self._led[sid]}; end it first")
+                raise already_leading(self._led[sid])
             if sid in self._following:
-                raise ValueError(f"you are following class {self._following[sid]}; leave it first")
+                raise Refusal(
+                    "class.following",
+                    f"you are following class {self._following[sid]}; leave it first",
+                    code=self._following[sid],
+                )
             code = self._new_code()
             klass = ClassSession(code, self.passes.nonce(), sid)
             self._by_code[code] = klass
@@ -160,7 +177,7 @@ class Classes:
                 with self._lock:
                     klass = self._by_code.setdefault(code, ClassSession(code, None, None, remote=True))
         if klass is None:
-            raise NoSuchClass("there is no class with that code: check it with your instructor")
+            raise NoSuchClass()
         return klass
 
     def owned(self, code):
@@ -199,16 +216,17 @@ class Classes:
         nonce = self.passes.leads(code, token) if code else None
         if nonce is None or (klass is not None and not klass.remote and nonce != klass.nonce):
             if klass is None and not led_elsewhere:
-                raise NoSuchClass("there is no class with that code: check it with your instructor")
-            raise ValueError(
+                raise NoSuchClass()
+            raise Refusal(
+                "class.wrong_token",
                 "that token does not match the class: "
-                "only the instructor who started this class can control it"
+                "only the instructor who started this class can control it",
             )
         if led_elsewhere:
-            raise ValueError("this class is led through another server: reconnect to that one")
+            raise Refusal("class.elsewhere", ELSEWHERE)
         with self._lock:
             if sid in self._led and self._led[sid] != code:
-                raise ValueError(f"you already lead class {self._led[sid]}; end it first")
+                raise already_leading(self._led[sid])
             klass = self._by_code.setdefault(code, ClassSession(code, nonce, None))
             self._drop_follower(sid)
             displaced = klass.instructor if klass.instructor not in (None, sid) else None
@@ -228,7 +246,8 @@ class Classes:
         instead, and None is returned: admit() makes it a follower when the class is back.
         """
         if sid in self._led:
-            raise ValueError(f"you lead class {self._led[sid]}; you cannot follow another")
+            code = self._led[sid]
+            raise Refusal("class.leading", f"you lead class {code}; you cannot follow another", code=code)
         try:
             klass = self.find(code, elsewhere)
         except NoSuchClass:

@@ -20,11 +20,9 @@ import time
 
 from ..extension import socketio
 from .directory import Unavailable
-from .events import welcome_from_here
+from .events import ended, welcome_from_here
 from .poll_events import count_remote
 from .registry import classes, directory
-
-STOPPED = "the class's server stopped"
 
 log = logging.getLogger(__name__)
 
@@ -123,17 +121,17 @@ def _check(registry, shared, missing, grace):
     missing = {code: missing.get(code, now) for code in gone}
     for code, since in list(missing.items()):
         if now - since >= grace:
-            _end_remote(registry, code, STOPPED)
+            _end_remote(registry, code, "stopped")
             del missing[code]
     return missing
 
 
-def _end_remote(registry, code, reason):
+def _end_remote(registry, code, why):
     """Tell the students here of another process's class that it has ended, and forget it."""
     klass = registry.drop_remote(code)
     if klass is None:
         return
     # Only this process's part of the room: the other processes see to theirs.
-    socketio.emit("class_ended", {"code": code, "reason": reason}, to=klass.room, ignore_queue=True)
+    socketio.emit("class_ended", ended(code, why), to=klass.room, ignore_queue=True)
     for sid in klass.followers:
         socketio.server.leave_room(sid, klass.room, namespace="/")

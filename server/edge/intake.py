@@ -11,6 +11,7 @@ import re
 
 from socketio import packet
 
+from ..replies import INVALID, Refusal, error_event, negative, refusal_of
 from ..wire import shown
 
 MAX_ACK_DIGITS = 15  # acknowledgement ids a client numbers from 1; JavaScript's safe integers
@@ -31,11 +32,11 @@ class _BadNumber(ValueError):
     """A number in a request that no option could take."""
 
 
-class Refused(ValueError):
-    """A packet that is answered with an error instead of being handled."""
+class Refused(Refusal):
+    """A packet that is answered with an error instead of being handled (ack: its call's id)."""
 
-    def __init__(self, message, ack=None):
-        super().__init__(message)
+    def __init__(self, message, ack=None, code=INVALID):
+        super().__init__(code, message)
         self.ack = ack
 
 
@@ -112,11 +113,13 @@ def install(server, buckets, max_bytes):
     def known(name):
         return name in server.handlers.get("/", {})
 
-    def refuse(eio_sid, message, ack):
-        server._send_packet(eio_sid, server.packet_class(packet.EVENT, data=["error", {"message": message}]))
-        if ack is not None:
-            reply = {"ok": False, "error": message}
-            server._send_packet(eio_sid, server.packet_class(packet.ACK, data=[reply], id=ack))
+    def refuse(eio_sid, refused):
+        code, message, values = refusal_of(refused)
+        event = ["error", error_event(code, message, values)]
+        server._send_packet(eio_sid, server.packet_class(packet.EVENT, data=event))
+        if refused.ack is not None:
+            reply = negative(code, message, values)
+            server._send_packet(eio_sid, server.packet_class(packet.ACK, data=[reply], id=refused.ack))
 
     def awaited(head, sid):
         """Tell whether a packet is the acknowledgement of one of the server's calls to sid."""
@@ -151,16 +154,16 @@ def install(server, buckets, max_bytes):
         left = buckets.take(sid)
         try:
             if left < 0:
-                raise Refused(f"too many requests: at most {buckets.rate:g} a second; wait a moment", ack)
+                message = f"too many requests: at most {buckets.rate:g} a second; wait a moment"
+                raise Refused(message, ack, "request.too_many")
             if len(data) > max_bytes:
-                raise Refused(
-                    f"that request is too large ({len(data):,} bytes; the limit is {max_bytes:,})", ack
-                )
+                message = f"that request is too large ({len(data):,} bytes; the limit is {max_bytes:,})"
+                raise Refused(message, ack, "request.too_large")
             read_event(data, head, known)
         except Refused as refused:
-            refuse(eio_sid, str(refused), refused.ack)
+            refuse(eio_sid, refused)
             if left < -buckets.burst:
-                refuse(eio_sid, "disconnected for sending too many requests", None)
+                refuse(eio_sid, Refused("disconnected for sending too many requests", code="request.flooded"))
                 server.disconnect(sid, ignore_queue=True)
                 server.eio.disconnect(eio_sid)
             return

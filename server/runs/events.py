@@ -8,7 +8,7 @@ from flask_socketio import emit
 
 from ..engine import Search, example_graph, knight_graph
 from ..extension import socketio
-from ..replies import answered
+from ..replies import Refusal, answered
 from ..wire import encode, parse_speed, parse_start
 from .player import Player
 from .registry import runs
@@ -27,7 +27,7 @@ def controlled(name, action, verb=None):
     registry = runs()
     player = registry.get(request.sid)
     if player is None:
-        raise ValueError(f"there is no run to {verb or name}: send 'start' first")
+        raise Refusal("run.none", f"there is no run to {verb or name}: send 'start' first")
     action(player)
     registry.seams.audience(request.sid, None).control(player)
 

@@ -2,7 +2,7 @@
 // and a follower's page takes the instructor's runs; each turned into store updates.
 import { serverNews } from "./connection.js";
 import { controls } from "./controls.js";
-import { t } from "./i18n.js";
+import { CATALOGS, t } from "./i18n.js";
 import { mirrored } from "./mirror.js";
 import { refusal } from "./refusals.js";
 import { recall, remember } from "./storage.js";
@@ -13,14 +13,7 @@ const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in t
 // brought back by the browser after it discarded the tab), the tab follows that class and
 // never takes it back from the tab that leads it.
 const DISPLACED = "knights-tour-displaced";
-const KEEP_TOKEN = new Set(["refusal.otherServer", "refusal.queue", "refusal.rate"]);
-const ENDED = {
-  "the instructor ended the class": "class.reasonEnded",
-  "the instructor left": "class.reasonLeft",
-  "the class was idle": "class.reasonIdle",
-  "the class did not come back": "class.reasonGone",
-  "the class's server stopped": "class.reasonStopped",
-};
+const KEEP_TOKEN = new Set(["refusal.class.elsewhere", "refusal.class.unavailable", "refusal.request.too_many"]);
 
 /** Return the class actions on store, runs and the playback (for the runs a class replaces). */
 export function createClassroom(store, runs, playback, limits, polls) {
@@ -54,7 +47,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
       playback.reattached(answer);
       polls.restored(answer);
       claimSecond();
-    } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer.error ?? "").id)) {
+    } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer).id)) {
       // Only a refusal of the token itself drops it: the others are tried again on the next connection.
       remember(STORED, null);
       setClass({ role: "none", code: null });
@@ -94,7 +87,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
       if (answer.voter) remember(VOTER + answer.code, answer.voter, "session");
       if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
     } else if (!answer.timedOut) {
-      const why = refusal(answer.error ?? "");
+      const why = refusal(answer);
       store.update({ klass: { ...before, note: { id: "class.joinFailed", params: { error: t(why.id, why.params) } } } });
     }
   }
@@ -236,8 +229,10 @@ export function createClassroom(store, runs, playback, limits, polls) {
     const was = state().klass.role;
     if (was === "instructor") remember(STORED, null);
     polls.forget();
+    // Why it ended in the page's words (by its key), or in the server's for a key the page does not know.
+    const reason = `class.ending.${ended.why}`;
     setClass({ role: "none", code: null, presenter: false }, {
-      id: "class.endedBecause", params: { code: ended.code, reason: ENDED[ended.reason] ?? null, raw: ended.reason },
+      id: "class.endedBecause", params: { code: ended.code, reason: reason in CATALOGS.en ? reason : null, raw: ended.reason },
     });
     if (was === "student") playback.showIdle();
   }

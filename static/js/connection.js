@@ -10,8 +10,9 @@ const FULL_RETRY_MS = 20000; // a full server is tried again after 20 to 40 s, n
 
 /**
  * Connect and return the connection: request() sends, listen() hands the server's events to
- * whoever takes them. link: connection(up) on the connection going up or down, error(message)
- * on a refusal (the server's 'error' event, or a full server's refusal of the connection).
+ * whoever takes them. link: connection(up) on the connection going up or down, error(refusal)
+ * on a refusal ({code, message, values}: the server's 'error' event, or a full server's refusal
+ * of the connection).
  */
 export function connect(link) {
   // Each lane has a connection of its own, so the server gives each its own run.
@@ -28,12 +29,12 @@ export function connect(link) {
   // retry by itself after a refusal (it does after a network fault: socket.active).
   socket.on("connect_error", (error) => {
     if (socket.active) return;
-    link.error(error.message);
+    link.error({ message: error.message, ...error.data }); // a refusal's code and values
     setTimeout(() => socket.connect(), FULL_RETRY_MS * (1 + Math.random()));
   });
   // A stopping server says goodbye, then closes the connection (the client reconnects as above).
   socket.on("server_stopping", () => serverNews.dispatchEvent(new Event("stopping")));
-  socket.on("error", (payload) => link.error(payload.message));
+  socket.on("error", (payload) => link.error(payload));
   return {
     /** Tell whether the connection is up. */
     connected: () => socket.connected,

@@ -33,7 +33,7 @@ export class Lane {
     this.gate = null;
     this.server = connect({
       connection: (up) => hooks.connection(up),
-      error: (message) => { const { id, params } = refusal(message); hooks.note(id, params); },
+      error: (error) => { const { id, params } = refusal(error); hooks.note(id, params); },
     });
     // A class's room sends the race's other board (lane "second") on this same connection.
     const lane = (news) => (news.lane === "second" && partner ? partner() : this);

@@ -45,7 +45,7 @@ export function createPolls(store, runs, live) {
   // A refusal shows where its reader looks: the student's question box, the instructor's status line.
   const refused = (answer) => {
     if (!answer.ok && !answer.timedOut) {
-      const note = refusal(answer.error ?? "");
+      const note = refusal(answer);
       store.update(state().klass.role === "student" ? { poll: { note } } : { run: { note } });
     }
     return answer.ok;

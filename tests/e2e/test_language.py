@@ -14,8 +14,10 @@ SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 ID_LITERAL = re.compile(r"""["']([a-z][a-zA-Z]*\.[a-zA-Z][\w.-]*)["']""")  # such as "status.ready"
 T_LITERAL = re.compile(r"""\bt\(\s*["']([^"']*)["']""")  # t("...")
-# The ids the scripts build at run time, so that no literal names them: `outcome.found${closed}`.
-BUILT = re.compile(r"outcome\.(found|none|all)(Closed)?")
+# The ids the scripts build at run time, so that no literal names them: `outcome.found${closed}`,
+# and the words of the server's refusal codes and class endings (test_refusal_codes.py checks
+# those against the server).
+BUILT = re.compile(r"outcome\.(found|none|all)(Closed)?|refusal\.[a-z_.]+|class\.ending\.[a-z]+")
 # ASCII words the Chinese page keeps: proper names, file formats, and the names in the Python code.
 KEPT = {"Warnsdorff", "Roth", "Schwenk", "Python", "JSON", "PNG", "GIF", "WebM", "tour", "True", "False"}
 SCREENS = [(390, 844), (1280, 800), (1920, 1080)]  # phone, laptop, projector
@@ -207,10 +209,10 @@ def test_the_servers_refusals_are_said_in_the_pages_language(page, site):
     page.get_by_label(zh["class.joinLabel"]).fill("ZZZZZ")
     page.get_by_role("button", name=zh["class.join"], exact=True).click()
     note = page.locator("#class-note")
-    expect(note).to_have_text(zh["class.joinFailed"].replace("{error}", zh["refusal.noClass"]))
+    expect(note).to_have_text(zh["class.joinFailed"].replace("{error}", zh["refusal.class.no_such_class"]))
     guesses(site.app).free = 0  # no more free mistakes: the next try must wait a second
     page.get_by_role("button", name=zh["class.join"], exact=True).click()
-    waiting = zh["refusal.waitCodes"]["other"].replace("{n}", "1")
+    waiting = zh["refusal.class.wait"]["other"].replace("{n}", "1")
     expect(note).to_have_text(zh["class.joinFailed"].replace("{error}", waiting))
 
 

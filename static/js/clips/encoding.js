@@ -74,7 +74,7 @@ export function takeClip(lane, from, n) {
 export async function encodeVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace), frames = videoFrames(n, pace);
   const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
-  const player = new Player(clip, film, pace, { speed: pace });
+  const player = new ClipPlayer(clip, film, pace, { speed: pace });
   const { width, height } = film.canvas;
   const { Output, BufferTarget, CanvasSource, Mp4OutputFormat, WebMOutputFormat, Quality } = await import(MEDIABUNNY);
   const format = type.container === "mp4" ? new Mp4OutputFormat({ fastStart: "in-memory" }) : new WebMOutputFormat();
@@ -125,7 +125,7 @@ export async function encodeVideo(clip, { type, pace, signal, progress }) {
 export async function recordVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace);
   const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
-  const player = new Player(clip, film, pace, { speed: pace });
+  const player = new ClipPlayer(clip, film, pace, { speed: pace });
   // No frame is taken but those asked for: each is the painted one, at the time it is asked.
   const stream = film.canvas.captureStream(0);
   const [track] = stream.getVideoTracks();
@@ -170,7 +170,7 @@ export async function encodeGif(clip, { pace, signal, progress }) {
   // The GIF's frames jump from one to the next, so the knight does too: a glide would show it
   // a whole frame on the square it left.
   const film = new Film(clip.model.rows, clip.model.cols, GIF);
-  const player = new Player(clip, film, pace, { speed: 0 });
+  const player = new ClipPlayer(clip, film, pace, { speed: 0 });
   const { width, height } = film.canvas;
   const gif = GIFEncoder();
   let ms = 0, before = null;
@@ -223,7 +223,7 @@ function indexed(pixels, before, quantize, applyPalette) {
 }
 
 /** The clip's own copy of the model, moved forward and painted by a film, with its caption. */
-class Player {
+class ClipPlayer {
   constructor(clip, film, pace, { speed }) {
     Object.assign(this, { clip, film, pace, shown: 0 });
     const { model, run } = clip;

@@ -30,7 +30,7 @@ function describe(lane) {
 function statusText(state, runs) {
   const { run, settings, klass } = state;
   // A server with no room for the page said why, which outranks "Connecting…".
-  if (state.connection !== "up" && run.note?.id === "refusal.full") return t(run.note.id, run.note.params);
+  if (state.connection !== "up" && run.note?.id === "refusal.server.full") return t(run.note.id, run.note.params);
   if (state.connection === "connecting") return t("status.connecting");
   if (state.server?.stopping) return t("status.serverStopping");
   if (state.connection === "down") return t("status.lost");
