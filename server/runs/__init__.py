@@ -1,1 +1,1 @@
-"""runs"""
+"""A client's own run: its player, the registry of runs, and the handlers that drive it."""
