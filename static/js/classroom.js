@@ -88,7 +88,10 @@ export function createClassroom(store, runs, playback, limits, polls) {
       if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
     } else if (!answer.timedOut) {
       const why = refusal(answer);
-      store.update({ klass: { ...before, note: { id: "class.joinFailed", params: { error: t(why.id, why.params) } } } });
+      // A class that is not there (an old link, a mistyped code) is no class to wait for.
+      const gone = why.id === "refusal.class.no_such_class" && before.code === wanted;
+      const klass = gone ? { ...before, role: "none", code: null, ticket: null } : before;
+      store.update({ klass: { ...klass, note: { id: "class.joinFailed", params: { error: t(why.id, why.params) } } } });
     }
   }
 

@@ -49,6 +49,17 @@ def test_a_crafted_class_link_joins_the_class(page, site, open_page):
     assert wait_for(lambda: len(classes(site.app)) == 0, 5)
 
 
+def test_a_link_to_a_class_that_is_not_there_says_so_and_leaves_a_page_of_ones_own(page, site):
+    page.goto(f"{site.url}/?class=ZZZZZ")  # an old link, or a code mistyped into one
+    note = page.locator("#class-note")
+    expect(note).to_contain_text("There is no class with that code")
+    page.wait_for_function(READY)  # a page of one's own: nothing to follow, so Play is there
+    expect(page.locator("#status")).not_to_contain_text("Following class")
+    assert "class=" not in page.url
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.model.events > 3")
+
+
 def test_a_links_values_not_used_are_said_once_in_the_status(page, site):
     page.goto(f"{site.url}/?rows=999&cols=6&start=zz99&order=bogus&closed=maybe")
     page.wait_for_function(READY)
