@@ -21,26 +21,20 @@ class Refusal(ValueError):
         self.values = values
 
 
-def refusal_of(exc):
-    """Return the code, sentence and values of a ValueError (any without a code: INVALID)."""
-    return getattr(exc, "code", INVALID), str(exc), getattr(exc, "values", {})
-
-
-def error_event(code, message, values=None):
-    """Return the payload of the error event that tells a client of a refusal."""
-    return {"code": code, "message": message, **({"values": values} if values else {})}
-
-
-def negative(code, message, values=None):
-    """Return the negative acknowledgement of a refused request."""
-    return {"ok": False, "code": code, "error": message, **({"values": values} if values else {})}
+def told(exc):
+    """Return what a client is told of a refusal (a ValueError; one without a code is INVALID):
+    the error event's payload, and the negative acknowledgement."""
+    code, sentence = getattr(exc, "code", INVALID), str(exc)
+    values = {"values": exc.values} if getattr(exc, "values", None) else {}
+    event = {"code": code, "message": sentence, **values}
+    return event, {"ok": False, "code": code, "error": sentence, **values}
 
 
 def refuse(exc):
     """Tell the client what was wrong (a ValueError) and build the negative acknowledgement."""
-    code, message, values = refusal_of(exc)
-    emit("error", error_event(code, message, values), ignore_queue=True)  # to this page, connected here
-    return negative(code, message, values)
+    event, answer = told(exc)
+    emit("error", event, ignore_queue=True)  # to this page, connected here
+    return answer
 
 
 def answered(handler):

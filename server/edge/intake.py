@@ -11,7 +11,7 @@ import re
 
 from socketio import packet
 
-from ..replies import INVALID, Refusal, error_event, negative, refusal_of
+from ..replies import INVALID, Refusal, told
 from ..wire import shown
 
 MAX_ACK_DIGITS = 15  # acknowledgement ids a client numbers from 1; JavaScript's safe integers
@@ -114,12 +114,10 @@ def install(server, buckets, max_bytes):
         return name in server.handlers.get("/", {})
 
     def refuse(eio_sid, refused):
-        code, message, values = refusal_of(refused)
-        event = ["error", error_event(code, message, values)]
-        server._send_packet(eio_sid, server.packet_class(packet.EVENT, data=event))
+        event, answer = told(refused)
+        server._send_packet(eio_sid, server.packet_class(packet.EVENT, data=["error", event]))
         if refused.ack is not None:
-            reply = negative(code, message, values)
-            server._send_packet(eio_sid, server.packet_class(packet.ACK, data=[reply], id=refused.ack))
+            server._send_packet(eio_sid, server.packet_class(packet.ACK, data=[answer], id=refused.ack))
 
     def awaited(head, sid):
         """Tell whether a packet is the acknowledgement of one of the server's calls to sid."""

@@ -2,7 +2,7 @@
 // and a follower's page takes the instructor's runs; each turned into store updates.
 import { serverNews } from "./connection.js";
 import { controls } from "./controls.js";
-import { CATALOGS, t } from "./i18n.js";
+import { hasWords, t } from "./i18n.js";
 import { mirrored } from "./mirror.js";
 import { refusal } from "./refusals.js";
 import { recall, remember } from "./storage.js";
@@ -235,7 +235,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     // Why it ended in the page's words (by its key), or in the server's for a key the page does not know.
     const reason = `class.ending.${ended.why}`;
     setClass({ role: "none", code: null, presenter: false }, {
-      id: "class.endedBecause", params: { code: ended.code, reason: reason in CATALOGS.en ? reason : null, raw: ended.reason },
+      id: "class.endedBecause", params: { code: ended.code, reason: hasWords(reason) ? reason : null, raw: ended.reason },
     });
     if (was === "student") playback.showIdle();
   }

@@ -9,6 +9,11 @@ const LOCALES = { en: "en", zh: "zh-CN" };
 const STORED = "knights-tour-language";
 let language = "en";
 
+/** Tell whether the page has words for message id (the English catalog holds every id). */
+export function hasWords(id) {
+  return Object.hasOwn(EN, id);
+}
+
 /** Return message id in the page's language, its placeholders filled from params. */
 export function t(id, params = {}) {
   const entry = CATALOGS[language][id] ?? EN[id];

@@ -1,7 +1,7 @@
 // The server's refusals in the page's language. Each carries a stable code (docs/protocol.md),
 // said by the message "refusal.<code>" with the values the server names; a code this page has
 // no words for is said by quoting the server's own sentence.
-import { CATALOGS } from "./i18n.js";
+import { hasWords } from "./i18n.js";
 
 // A request that broke the protocol, whose sentence (naming what was wrong) is quoted.
 const QUOTED = "refusal.request.invalid";
@@ -13,7 +13,7 @@ const QUOTED = "refusal.request.invalid";
 export function refusal({ code, error, message, values } = {}) {
   const sentence = error ?? message ?? "";
   const id = `refusal.${code}`;
-  if (!code || id === QUOTED || !(id in CATALOGS.en)) return { id: QUOTED, params: { message: sentence } };
+  if (!code || id === QUOTED || !hasWords(id)) return { id: QUOTED, params: { message: sentence } };
   const params = { ...values };
   if (params.seconds !== undefined) params.n = Number(params.seconds); // the plural's count
   return { id, params };

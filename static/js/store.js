@@ -77,7 +77,4 @@ export class Store extends EventTarget {
       requestAnimationFrame(frame);
     }
   }
-
-
-
 }
