@@ -10,6 +10,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 
 from .classes.mirror import MAX_LABEL, MAX_MARKS
 from .classes.polls import MAX_SERIES
+from .classes.registry import classes
 from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
@@ -135,14 +136,16 @@ def qr_svg(text):
 
 @bp.get("/class/<code>/qr.svg")
 def class_qr(code):
-    """Serve the QR code of a class's link, for the presenter view."""
-    if not CODE.fullmatch(code):
+    """Serve the QR code of a class's link (with its ticket, if given), for the presenter view."""
+    ticket = request.args.get("ticket")
+    if not CODE.fullmatch(code) or (ticket is not None and classes().passes.admits(code, ticket) is None):
         abort(404)
     # Any well-formed code gets its picture, whether a class has it or not: the picture holds no
-    # more than the code, and answering only open classes would let codes be guessed here,
-    # past the limits on wrong codes.
+    # more than the code (and a ticket only its signature checks), and answering only open
+    # classes would let codes be guessed here, past the limits on wrong codes.
     base = join_base() or request.host_url.rstrip("/")
-    response = Response(qr_svg(f"{base}/?class={code}"), mimetype="image/svg+xml")
+    link = f"{base}/?class={code}" + (f"&ticket={ticket}" if ticket else "")
+    response = Response(qr_svg(link), mimetype="image/svg+xml")
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.cache_control.public = True
     response.cache_control.max_age = QR_MAX_AGE

@@ -297,6 +297,46 @@ def test_a_claim_with_an_unknown_code_is_a_guess_too(at, clock, open_code):
     assert "wait 1 second" in join(guesser, open_code)["error"]  # one count for joins and claims
 
 
+def test_a_pass_is_no_guess_so_a_network_out_of_guesses_still_gets_in(at, clock, app):
+    hall = "203.0.113.9"  # the teacher, the class and a prankster, behind one school NAT
+    teacher = at(hall)
+    opened = teacher.emit("class_open", callback=True)
+    code, token, ticket = opened["code"], opened["token"], opened["ticket"]
+    wrong = wrong_codes(code)
+    for _ in range(25):
+        prankster = at(hall)
+        for _ in range(4):
+            assert join(prankster, next(wrong)) == refused("class.no_such_class", NO_CLASS)
+    # The code typed is a guess like any other, and waits with the network's guesses ...
+    assert join(at(hall), code) == refused("class.wait_network", NETWORK_WAITS_6, seconds=6)
+    # ... but the class's link carries its ticket, which no guesser can make.
+    linked = at(hall).emit("class_join", {"code": code, "ticket": ticket}, callback=True)
+    assert (linked["ok"], linked["code"], linked["ticket"]) == (True, code, ticket)
+    # The teacher's page, reloaded, takes its class back with its token.
+    teacher.disconnect()
+    assert at(hall).emit("class_claim", {"code": code, "token": token}, callback=True)["ok"] is True
+    # A pass made up, or another class's, proves nothing: those are guesses still.
+    other_ticket = classes(app).passes.ticket("".join(reversed(code)), ticket.split(".")[0])
+    for made_up in ("x.y", other_ticket):
+        answer = at(hall).emit("class_join", {"code": code, "ticket": made_up}, callback=True)
+        assert answer == refused("class.wait_network", NETWORK_WAITS_6, seconds=6)
+    answer = at(hall).emit("class_claim", {"code": code, "token": "x.y"}, callback=True)
+    assert answer == refused("class.wait_network", NETWORK_WAITS_6, seconds=6)
+
+
+def test_an_ended_class_stays_ended(at):
+    teacher, student = at("192.0.2.1"), at("203.0.113.9")
+    opened = teacher.emit("class_open", callback=True)
+    code, token, ticket = opened["code"], opened["token"], opened["ticket"]
+    assert join(student, code)["ok"] is True
+    assert teacher.emit("class_end", callback=True)["ok"] is True
+    ended = refused("class.ended", "that class has ended")
+    # Its token and its tickets open nothing now; only a restarted server forgets that.
+    assert at("192.0.2.1").emit("class_claim", {"code": code, "token": token}, callback=True) == ended
+    assert at("203.0.113.9").emit("class_join", {"code": code, "ticket": ticket}, callback=True) == ended
+    assert join(at("203.0.113.9"), code) == refused("class.no_such_class", NO_CLASS)
+
+
 @pytest.mark.parametrize("token", ["ü", "\u2603", "📌", "\ud800", "", None, 42, ["x"], "x" * 5000])
 def test_any_bad_token_is_told_it_does_not_match(client, token):
     code = client.emit("class_open", callback=True)["code"]

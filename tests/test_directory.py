@@ -31,3 +31,21 @@ def test_a_student_on_another_process_follows_the_class_live(cluster, connect):
     assert wait_for(lambda: student.named("class_ended"), 10)
     assert not shared.exists(f"knights-tour:class:{code}")
     assert student.call("start", {**RUN, "speed": 0})["ok"] is True
+
+
+def test_an_ended_class_stays_ended_on_every_process(cluster, connect):
+    (first, second), shared = cluster
+    teacher, student = connect(first), connect(second)
+    opened = teacher.call("class_open")
+    code, token, ticket = opened["code"], opened["token"], opened["ticket"]
+    assert student.call("class_join", {"code": code, "ticket": ticket})["ok"] is True
+    assert teacher.call("class_end")["ok"] is True
+    assert wait_for(lambda: student.named("class_ended"), 10)
+    # Its token would open it again on a process that never knew it, as after a restart: not once it ended.
+    for instructor in (connect(second), connect(first)):
+        answer = instructor.call("class_claim", {"code": code, "token": token})
+        assert (answer["ok"], answer["code"]) == (False, "class.ended"), answer
+    for again in (connect(second), connect(first)):
+        answer = again.call("class_join", {"code": code, "ticket": ticket})
+        assert (answer["ok"], answer["code"]) == (False, "class.ended"), answer
+    assert not shared.exists(f"knights-tour:class:{code}")

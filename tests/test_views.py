@@ -5,6 +5,7 @@ import re
 
 from server.classes.mirror import MAX_LABEL, MAX_MARKS
 from server.classes.polls import MAX_SERIES
+from server.classes.registry import classes
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine import ORDERINGS
 from server.pages import QR_MAX_AGE
@@ -120,3 +121,13 @@ def test_qr_codes_are_drawn_only_for_well_formed_codes(app):
     for code in ("ab3xz", "AB3XO", "AB0XZ", "AB1XZ", "AB3X", "AB3XZZ", "AB%20X"):
         assert client.get(f"/class/{code}/qr.svg").status_code == 404, code
     assert client.get(f"/class/{CODE_ALPHABET[-CODE_LENGTH:]}/qr.svg").status_code == 200
+
+
+def test_a_class_qr_code_carries_a_ticket_only_if_the_server_signed_it(app):
+    client = app.test_client()
+    ticket = classes(app).passes.ticket("AB3XZ", "nonce123")
+    svg = client.get(f"/class/AB3XZ/qr.svg?ticket={ticket}").get_data(as_text=True)
+    assert encodes(svg, f"http://localhost/?class=AB3XZ&ticket={ticket}")
+    # Another class's ticket, a forged one, or none at all where one is asked for: no picture.
+    for bad in (classes(app).passes.ticket("AB3XY", "nonce123"), "nonce123." + "A" * 32, ""):
+        assert client.get("/class/AB3XZ/qr.svg", query_string={"ticket": bad}).status_code == 404, bad

@@ -20,6 +20,8 @@ from ..replies import Refusal
 
 CHANNEL = "knights-tour:welcome"
 KEY = "knights-tour:class:{}"
+ENDED_KEY = "knights-tour:ended:{}:{}"
+ENDED_TTL_SECONDS = 30 * 24 * 3600  # how long an ended class's token and tickets are refused
 UNAVAILABLE = (
     "classes are unavailable right now: the server cannot reach its message queue; try again in a moment"
 )
@@ -43,10 +45,13 @@ class NoDirectory:
     def renew(self, codes):
         pass
 
-    def withdraw(self, code):
+    def withdraw(self, code, nonce):
         pass
 
     def exists(self, code):
+        return False
+
+    def ended(self, code, nonce):
         return False
 
     def missing(self, codes):
@@ -85,12 +90,20 @@ class RedisDirectory:
                 pipe.set(KEY.format(code), "1", px=self.ttl_ms)
             self._ask(pipe.execute)
 
-    def withdraw(self, code):
-        """Forget a class that has ended (if Redis is away, its key expires by itself)."""
+    def withdraw(self, code, nonce):
+        """Forget a class that has ended, and remember that it has (if Redis is away, its key
+        expires by itself, and only the process that ended it remembers)."""
         try:
-            self.redis.delete(KEY.format(code))
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.delete(KEY.format(code))
+            pipe.set(ENDED_KEY.format(code, nonce), "1", ex=ENDED_TTL_SECONDS)
+            pipe.execute()
         except FAILURES as exc:
             log.warning("cannot withdraw class %s (%s): its key will expire", code, exc)
+
+    def ended(self, code, nonce):
+        """Tell whether a process ended the class of this code and nonce."""
+        return bool(self._ask(lambda: self.redis.exists(ENDED_KEY.format(code, nonce))))
 
     def exists(self, code):
         """Tell whether some process has a class with this code."""

@@ -25,8 +25,13 @@ NOT_LEADING = "you do not lead a class"
 NOT_FOLLOWING = "you are not following a class"
 
 
-def _guessed(lookup):
-    """Return lookup(), a class found by a code the client sent, counted as a guess at codes."""
+def _guessed(lookup, proven):
+    """Return lookup(), a class found by a code the client sent, counted as a guess at codes
+    unless the client proved it knows the code (with a pass the server signed for it)."""
+    if proven:
+        # A token or ticket is no guess: the limits on guessing, which a school's NAT shares,
+        # must not keep out the instructor, a returning student or a student with the link.
+        return lookup()
     sid, address, tried = request.sid, request.remote_addr, guesses()
     # Checked before the lookup, whatever the code: answering a right code while refusing wrong
     # ones would tell a guesser which is which as fast as it asks.
@@ -69,8 +74,8 @@ def ended(code, why):
 
 def end_class(registry, klass, why):
     """End a class: tell its room why (a key of ENDINGS), and free everything it held."""
-    registry.close(klass)
-    directory().withdraw(klass.code)
+    registry.end(klass)
+    directory().withdraw(klass.code, klass.nonce)
     # Through the queue, this also tells the other processes to forget the class at once.
     socketio.emit("class_ended", ended(klass.code, why), to=klass.room)
     for sid in (*klass.followers, klass.instructor):
@@ -109,7 +114,7 @@ def on_class_open(data=None):
         registry.close(klass)  # a class the other processes cannot know of is not opened
         raise
     _ensure_reaper()
-    return {"code": klass.code, "token": registry.token(klass)}
+    return {"code": klass.code, "token": registry.token(klass), "ticket": registry.ticket(klass)}
 
 
 def welcome_from_here(registry, code, sid=None):
@@ -136,8 +141,12 @@ def on_class_claim(data=None):
     sid, registry = request.sid, classes()
     if data.get("lane") == "second":  # the page's other connection, for the race's other board
         return {"code": registry.add_second(sid, data.get("code"), data.get("token")).code, "lane": "second"}
+    code, token = normal(data.get("code")), data.get("token")
     # A claim tells whether a code names a class (by its error) as a join does.
-    claim = _guessed(lambda: registry.claim(sid, data.get("code"), data.get("token"), directory().exists))
+    claim = _guessed(
+        lambda: registry.claim(sid, code, token, directory().exists, directory().ended),
+        code and registry.passes.leads(code, token),
+    )
     klass = claim.klass
     _ensure_reaper()
     directory().publish(klass.code)
@@ -156,7 +165,13 @@ def on_class_claim(data=None):
             socketio.emit("class_state", klass.welcome(), to=follower)
         welcome = klass.welcome()
         answered, history = klass.polls.answered(), klass.polls.results()
-    return {**welcome, "followers": len(klass.followers), "answered": answered, "history": history}
+    return {
+        **welcome,
+        "ticket": registry.ticket(klass),
+        "followers": len(klass.followers),
+        "answered": answered,
+        "history": history,
+    }
 
 
 def _displace(registry, klass, sid):
@@ -178,9 +193,13 @@ def on_class_join(data=None):
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
     sid, registry = request.sid, classes()
-    klass = _guessed(lambda: registry.follow(sid, data["code"], directory().exists, data.get("ticket")))
+    code, ticket = normal(data["code"]), data.get("ticket")
+    klass = _guessed(
+        lambda: registry.follow(sid, code, directory().exists, ticket, directory().ended),
+        code and registry.passes.admits(code, ticket),
+    )
     # A code that names a class, or one its ticket proves: a code to sign.
-    code = klass.code if klass is not None else normal(data["code"])
+    code = klass.code if klass is not None else code
     voter = data.get("voter")
     voter_id = registry.passes.votes(code, voter)
     if voter_id is None:  # none, or another class's: no error, the page is given a new one

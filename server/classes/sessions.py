@@ -3,6 +3,7 @@
 import secrets
 import threading
 import time
+from collections import OrderedDict
 
 from ..replies import Refusal
 from .polls import PollBook
@@ -10,10 +11,12 @@ from .polls import PollBook
 # Join codes avoid letters and digits that read alike (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 5
+ENDED_KEPT = 65536  # ended classes remembered, so that their tokens and tickets open nothing
 
 
 ELSEWHERE = "this class is led through another server: reconnect to that one"
 NO_SUCH_CLASS = "there is no class with that code: check it with your instructor"
+CLASS_ENDED = "that class has ended"
 
 
 def already_leading(code):
@@ -129,6 +132,8 @@ class Classes:
         self._seconds = {}  # sid of an instructor page's second connection -> code
         # Each follower's (or waiting page's) voter id, from its voter's pass: see passes.py.
         self._voters = {}
+        # The (code, nonce) of classes ended here, oldest first: see end().
+        self._ended = OrderedDict()
         self._lock = threading.Lock()
 
     def __len__(self):
@@ -200,11 +205,12 @@ class Classes:
         code = self._following.get(sid)
         return self._by_code.get(code) if code else None
 
-    def claim(self, sid, code, token, elsewhere=lambda code: False):
+    def claim(self, sid, code, token, elsewhere=lambda code: False, ended=lambda code, nonce: False):
         """Give the instructor's rights to sid, which holds the class's token; return a Claim.
 
-        A class this process does not know (it has restarted) is opened again with its code.
-        The page that led it until now, if it is still connected, becomes a follower.
+        A class this process does not know (it has restarted) is opened again with its code,
+        unless it was ended (here, or elsewhere: ended(code, nonce)). The page that led it until
+        now, if it is still connected, becomes a follower.
         """
         code = normal(code)
         klass = self._by_code.get(code) if code else None
@@ -224,6 +230,8 @@ class Classes:
             )
         if led_elsewhere:
             raise Refusal("class.elsewhere", ELSEWHERE)
+        if klass is None and self.was_ended(code, nonce, ended):
+            raise Refusal("class.ended", CLASS_ENDED)
         with self._lock:
             if sid in self._led and self._led[sid] != code:
                 raise already_leading(self._led[sid])
@@ -239,11 +247,12 @@ class Classes:
             self._led[sid] = code
         return Claim(klass, displaced)
 
-    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None):
+    def follow(self, sid, code, elsewhere=lambda code: False, ticket=None, ended=lambda code, nonce: False):
         """Make sid a follower of the class with this code, and return it.
 
         With the ticket of a class that is not open (its server restarted), sid waits for it
-        instead, and None is returned: admit() makes it a follower when the class is back.
+        instead, and None is returned: admit() makes it a follower when the class is back. A
+        ticket of a class that was ended (here, or elsewhere: ended(code, nonce)) waits for nothing.
         """
         if sid in self._led:
             code = self._led[sid]
@@ -254,6 +263,8 @@ class Classes:
             nonce = self.passes.admits(normal(code), ticket)
             if nonce is None:
                 raise
+            if self.was_ended(normal(code), nonce, ended):
+                raise Refusal("class.ended", CLASS_ENDED) from None
             with self._lock:
                 self._drop_follower(sid)
                 self._waits[sid] = normal(code)
@@ -364,6 +375,18 @@ class Classes:
             if klass is not None and klass.second_sid == sid:
                 klass.second_sid = None
         return klass
+
+    def was_ended(self, code, nonce, elsewhere=lambda code, nonce: False):
+        """Tell whether the class of this code and nonce was ended, here or elsewhere."""
+        return (code, nonce) in self._ended or elsewhere(code, nonce)
+
+    def end(self, klass):
+        """Close a class for good: its token and its tickets will not open it again."""
+        self.close(klass)
+        with self._lock:
+            self._ended[klass.code, klass.nonce] = True
+            while len(self._ended) > ENDED_KEPT:
+                self._ended.popitem(last=False)
 
     def close(self, klass):
         """Forget a class and everyone's part in it; stop its run if nobody holds it."""

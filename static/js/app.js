@@ -118,7 +118,7 @@ let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
   // An embed keeps the address its site gave it, so that a reload sets it up as the site chose.
-  const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass.code);
+  const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass);
   if (address !== shownLink) history.replaceState(null, "", (shownLink = address));
   if (state.run.since !== null) store.touch(); // the clock ticks while the search runs
 });
@@ -161,7 +161,7 @@ if (ignored.length) {
   if (embedded) console.warn(t("status.linkIgnored", { values: ignored.join(", ") })); // for the site's author
 }
 if (embedded) playOnItsOwn(store, runs, playback, reducedMotion);
-else classroom.invited(link.classCode);
+else classroom.invited(link.klass);
 
 // Read-only handle for the browser console and the browser tests.
 window.knightsTour = Object.freeze({

@@ -30,7 +30,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (!answer.ok) return;
     remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     remember(DISPLACED, null, "session");
-    setClass({ role: "instructor", code: answer.code, led: true }, { id: "class.opened" });
+    setClass({ role: "instructor", code: answer.code, ticket: answer.ticket, led: true }, { id: "class.opened" });
     claimSecond();
   }
 
@@ -43,7 +43,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (mine?.code !== code) return false;
     const answer = await runs.main.server.request("class_claim", mine);
     if (answer.ok) {
-      setClass({ role: "instructor", code, led: true }, { id: "class.leadAgain", params: { code } });
+      setClass({ role: "instructor", code, ticket: answer.ticket, led: true }, { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
       polls.restored(answer);
       claimSecond();
@@ -110,13 +110,17 @@ export function createClassroom(store, runs, playback, limits, polls) {
     setClass({ role: "none", code: null, presenter: false }, { id: "class.ended" });
   }
 
-  /** Take up the class in the page's address, as its instructor (this browser opened it) or a student. */
-  function invited(code) {
-    if (!code) return;
+  /**
+   * Take up the class in the page's address, {code, ticket}, as its instructor (this browser
+   * opened it) or a student: a link's ticket proves its code, which is then no guess.
+   */
+  function invited(klass) {
+    if (!klass) return;
+    const { code } = klass;
     let displaced = null;
     try { displaced = JSON.parse(recall(DISPLACED, "session") ?? "null"); } catch { /* none */ }
-    if (displaced?.code === code) setClass({ role: "student", code, ticket: displaced.ticket ?? null });
-    else setClass({ role: stored()?.code === code ? "instructor" : "student", code });
+    if (displaced?.code === code) setClass({ role: "student", code, ticket: displaced.ticket ?? klass.ticket });
+    else setClass({ role: stored()?.code === code ? "instructor" : "student", code, ticket: klass.ticket });
   }
 
   /** Note that the main connection dropped: the class must be claimed again before anything. */

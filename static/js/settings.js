@@ -3,6 +3,8 @@
 import { parseSquare } from "./notation.js";
 
 const MODES = ["board", "race", "example"];
+// A class's ticket, as the server signs them: its nonce, a dot, and the signature.
+const TICKET = /^[\w-]{8}\.[\w-]{32}$/;
 // Modes a link may still carry under an earlier name: links shared before keep working.
 const FORMER_MODES = new Map([["compare", "race"]]);
 
@@ -10,7 +12,7 @@ const FORMER_MODES = new Map([["compare", "race"]]);
 export function raceOrder(first) {
   return first ? "naive" : "warnsdorff";
 }
-const LINK_KEYS = ["class", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
+const LINK_KEYS = ["class", "ticket", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
 
 /**
  * Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings,
@@ -35,8 +37,9 @@ export function defaultSettings(limits) {
 }
 
 /**
- * Return settings with a link's values (those that are valid) in place; its class code; and
- * the values it gave that were not used, as "key=value" texts.
+ * Return settings with a link's values (those that are valid) in place; its class (code, and
+ * the ticket that proves the link came from the class, or null); and the values it gave that
+ * were not used, as "key=value" texts.
  */
 export function fromLink(search, settings, limits) {
   const params = new URLSearchParams(search);
@@ -80,13 +83,14 @@ export function fromLink(search, settings, limits) {
   const code = (get("class") ?? "").toUpperCase();
   const { alphabet, length } = limits.classCode;
   const classCode = take("class", code.length === length && [...code].every((c) => alphabet.includes(c)), code, null);
-  return { settings: next, classCode, ignored };
+  const ticket = take("ticket", classCode !== null && TICKET.test(get("ticket") ?? ""), get("ticket"), null);
+  return { settings: next, klass: classCode && { code: classCode, ticket }, ignored };
 }
 
-/** Return the page's address for its settings (and the class it is in, if any). */
-export function toLink(settings, classCode) {
+/** Return the page's address for its settings (and the class it is in, {code, ticket}, if any). */
+export function toLink(settings, klass) {
   const values = {
-    class: classCode, mode: settings.mode, rows: settings.rows, cols: settings.cols, start: settings.start,
+    class: klass?.code, ticket: klass?.ticket, mode: settings.mode, rows: settings.rows, cols: settings.cols, start: settings.start,
     order: settings.order, seed: settings.seed, closed: settings.closed, all: settings.allTours,
     budget: settings.budget, speed: settings.speed,
   };

@@ -5,8 +5,9 @@ import re
 
 from playwright.sync_api import expect
 
-from server.classes.registry import classes
+from server.classes.registry import classes, guesses
 from server.wire import DEFAULT_SPEED, SPEED_STEPS
+from tests.support.clock import Clock
 from tests.support.page import READY
 from tests.support.waiting import wait_for
 
@@ -81,3 +82,29 @@ def test_a_links_values_not_used_are_said_once_in_the_status(page, site):
     page.locator("#language").select_option("zh")
     expect(status).to_have_text("此链接中的 speed=7 无法使用（超出范围或无法识别）：已改用通常的设置。")
     expect(page.locator("#start")).to_have_value("c3")
+
+
+def test_the_class_link_lets_students_in_while_their_network_is_out_of_guesses(page, site, open_page):
+    page.get_by_role("button", name="Start a class").click()
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    code = page.locator("#lead-code").inner_text()
+    expect(page.locator("#lead-link")).to_contain_text("&ticket=")
+    link = page.locator("#lead-link").inner_text()
+    # A prankster on the class's own network (every page here is 127.0.0.1) spent its guesses,
+    # on a clock that stands still, so they never come back during the test.
+    tried = guesses(site.app)
+    tried.clock = Clock()
+    for _ in range(tried.burst):
+        tried.failed("prankster", "127.0.0.1")
+    tried.forget("prankster")  # gone, as its connections would be: its network's count stays
+    typed = open_page(f"/?class={code}", until="() => knightsTour.state !== undefined")
+    expect(typed.locator("#class-note")).to_contain_text("Too many wrong class codes from your network")
+    student = open_page(link[link.index("/?"):], until="() => knightsTour.state !== undefined")
+    expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
+    assert "&ticket=" in student.url, "a reload of the student's page is no guess either"
+    student.reload()
+    expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
+    # The teacher's page, reloaded, takes its class back.
+    page.reload()
+    expect(page.locator("#lead-code")).to_have_text(code)
+    expect(page.get_by_role("button", name="End class")).to_be_visible()

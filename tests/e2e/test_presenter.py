@@ -91,19 +91,22 @@ def mid_search(page, site):
 def test_the_class_link_and_its_qr_code_give_the_address_students_reach(instructor):
     page, code = instructor({"width": 1280, "height": 800})
     link = f"{PUBLIC}/?class={code}"
-    expect(page.locator("#lead-link")).to_have_text(link)
+    # The link to copy and the QR code carry the class's ticket; the one to type does not.
+    ticket = page.evaluate("() => knightsTour.store.klass.ticket")
+    assert re.fullmatch(r"[\w-]{8}\.[\w-]{32}", ticket)
+    expect(page.locator("#lead-link")).to_have_text(f"{link}&ticket={ticket}")
     page.get_by_role("button", name="Presenter view").click()
     expect(page.locator("#presenter-link")).to_have_text(link)
     expect(page.locator("#presenter-code")).to_have_text(code)
     qr = page.locator("#presenter-qr")
     qr.wait_for()
-    assert qr.get_attribute("src") == f"/class/{code}/qr.svg"
+    assert qr.get_attribute("src") == f"/class/{code}/qr.svg?ticket={ticket}"
     page.wait_for_function(QR_SHOWN, arg=qr.element_handle())
-    # The picture the page shows is the one of the link it prints (fetched as the page did).
+    # The picture the page shows is the one of the link it copies (fetched as the page did).
     picture = page.request.get(qr.evaluate("(img) => img.src"))
     assert picture.ok and picture.headers["content-type"].startswith("image/svg+xml")
-    assert encodes(picture.text(), link)
-    assert not encodes(picture.text(), f"{page.url.split('/?')[0]}/?class={code}")
+    assert encodes(picture.text(), f"{link}&ticket={ticket}")
+    assert not encodes(picture.text(), f"{page.url.split('/?')[0]}/?class={code}&ticket={ticket}")
 
 
 SCREENS = [

@@ -14,6 +14,8 @@ const LIMITS = {
   maxMarks: 30, maxLabel: 60, maxSeries: 20, classCode: { alphabet: "ABCDEFGHJKMNPQRSTUVWXYZ23456789", length: 5 },
 };
 // The page's settings before it reads its address (defaultSettings, with its seed fixed).
+// A ticket as the server signs them: an 8-character nonce, a dot, a 32-character signature.
+const TICKET = "Ab3_x-Yz.abcdefghijklmnopqrstuvwxyz012345";
 const PAGE = { mode: "board", rows: 5, cols: 5, start: 0, order: "naive", closed: false, allTours: false, budget: null,
   speed: 30, seed: 4242 };
 
@@ -57,7 +59,7 @@ test("a link writes every setting it sets, in a fixed order, and leaves out what
   assert.equal(toLink(PAGE, null), "?mode=board&rows=5&cols=5&start=0&order=naive&seed=4242&speed=30");
   const all = { mode: "race", rows: 8, cols: 6, start: 47, order: "warnsdorff-roth", closed: true, allTours: true,
     budget: 5000, speed: 0, seed: 0 };
-  assert.equal(toLink(all, "AB23C"),
+  assert.equal(toLink(all, { code: "AB23C", ticket: null }),
     "?class=AB23C&mode=race&rows=8&cols=6&start=47&order=warnsdorff-roth&seed=0&closed=true&all=true&budget=5000"
     + "&speed=0");
   // Only the settings the link knows: no other property of the object comes along.
@@ -69,18 +71,18 @@ test("the settings a link writes are the settings it reads back, with its class"
     [PAGE, null],
     [{ ...PAGE, rows: 1, cols: 1 }, null],
     [{ mode: "board", rows: 32, cols: 32, start: 1023, order: "random", closed: true, allTours: true,
-      budget: 10 ** 9, speed: 100000, seed: 2 ** 32 - 1 }, "ZZ999"],
+      budget: 10 ** 9, speed: 100000, seed: 2 ** 32 - 1 }, { code: "ZZ999", ticket: null }],
     [{ mode: "race", rows: 6, cols: 7, start: 41, order: "warnsdorff", closed: false, allTours: true, budget: 1,
-      speed: 0, seed: 0 }, "ABCDE"],
+      speed: 0, seed: 0 }, { code: "ABCDE", ticket: TICKET }],
     [{ mode: "example", rows: 5, cols: 5, start: 5, order: "naive", closed: true, allTours: false, budget: null,
       speed: 1, seed: 17 }, null],
   ];
-  for (const [settings, classCode] of cases) {
-    const link = toLink(settings, classCode);
+  for (const [settings, klass] of cases) {
+    const link = toLink(settings, klass);
     // Read on a page whose own settings differ in every field, so nothing comes back by chance.
     const other = { mode: "board", rows: 9, cols: 9, start: 3, order: "warnsdorff", closed: true, allTours: true,
       budget: 77, speed: 2, seed: 99 };
-    assert.deepEqual(read(link, other), { settings, classCode, ignored: [] }, link);
+    assert.deepEqual(read(link, other), { settings, klass, ignored: [] }, link);
   }
 });
 
@@ -89,9 +91,9 @@ test("a link without values: the page's board, ordering, seed and speed; no clas
     order: "random", speed: 500, seed: 31 };
   const expected = { ...own, start: 0, closed: false, allTours: false, budget: null };
   for (const search of ["", "?", "&&"]) {
-    assert.deepEqual(read(search, own), { settings: expected, classCode: null, ignored: [] }, search);
+    assert.deepEqual(read(search, own), { settings: expected, klass: null, ignored: [] }, search);
   }
-  assert.deepEqual(read("?rows", own), { settings: expected, classCode: null, ignored: ["rows="] },
+  assert.deepEqual(read("?rows", own), { settings: expected, klass: null, ignored: ["rows="] },
     "a key without a value is a bad value");
 });
 
@@ -187,15 +189,25 @@ test("the speed is one of the slider's, written as the page writes it; 0 is the 
 });
 
 test("a class code is the server's length of its letters and digits, read in capitals", () => {
-  assert.equal(read("?class=AB23C").classCode, "AB23C");
-  assert.equal(read("?class=ab23c").classCode, "AB23C");
-  assert.equal(fromLink("?class=AB2", PAGE, { ...LIMITS, classCode: { alphabet: "AB2", length: 3 } }).classCode, "AB2");
+  assert.deepEqual(read("?class=AB23C").klass, { code: "AB23C", ticket: null });
+  assert.equal(read("?class=ab23c").klass.code, "AB23C");
+  assert.equal(fromLink("?class=AB2", PAGE, { ...LIMITS, classCode: { alphabet: "AB2", length: 3 } }).klass.code, "AB2");
   // No code has a letter or digit that reads like another (0/O, 1/I/L).
   for (const bad of ["ABCD", "ABCDEF", "AB-23", "AB 23", "", "ÄBCDE", "AB0CD", "ABOCD", "AB1CD", "ABICD", "ABLCD"]) {
-    const { classCode, ignored } = read(`?class=${encodeURIComponent(bad)}`);
-    assert.equal(classCode, null, bad);
+    const { klass, ignored } = read(`?class=${encodeURIComponent(bad)}`);
+    assert.equal(klass, null, bad);
     assert.deepEqual(ignored, [`class=${bad}`]);
   }
+});
+
+test("a class link's ticket is taken only as the server writes them, and only with a class", () => {
+  assert.deepEqual(read(`?class=AB23C&ticket=${TICKET}`).klass, { code: "AB23C", ticket: TICKET });
+  for (const bad of ["", "x.y", TICKET.slice(1), `${TICKET}A`, TICKET.replace(".", "-"), TICKET.replace("a", "=")]) {
+    const { klass, ignored } = read(`?class=AB23C&ticket=${encodeURIComponent(bad)}`);
+    assert.deepEqual(klass, { code: "AB23C", ticket: null }, bad);
+    assert.deepEqual(ignored, [`ticket=${bad}`]);
+  }
+  assert.deepEqual(read(`?ticket=${TICKET}`), { ...read(""), ignored: [`ticket=${TICKET}`] });
 });
 
 test("a link shared when the race was called \"compare\" still sets up the race", () => {
@@ -205,9 +217,9 @@ test("a link shared when the race was called \"compare\" still sets up the race"
 });
 
 test("keys a link may carry that are not settings are passed over, unnamed; a repeated key counts once", () => {
-  const { settings, classCode, ignored } = read("?utm_source=mail&controls=none&rows=6&ROWS=9&foo&rows=8");
+  const { settings, klass, ignored } = read("?utm_source=mail&controls=none&rows=6&ROWS=9&foo&rows=8");
   assert.deepEqual(settings, { ...PAGE, rows: 6 });
-  assert.equal(classCode, null);
+  assert.equal(klass, null);
   assert.deepEqual(ignored, []);
   // Several bad values are each named, in the order the page reads them.
   assert.deepEqual(read("?speed=3&rows=0&mode=x").ignored, ["rows=0", "mode=x", "speed=3"]);

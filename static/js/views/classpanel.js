@@ -7,7 +7,7 @@ import { setText } from "./dom.js";
 /** Return a link as text nodes that may break after its scheme and before its port and query. */
 function breakable(link) {
   // A narrow column would otherwise break the address anywhere, inside a number.
-  const parts = link.split(/(?<=:\/\/)|(?=:\d)|(?=\/\?)/);
+  const parts = link.split(/(?<=:\/\/)|(?=:\d)|(?=\/\?)|(?=&)/);
   return parts.flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
 }
 
@@ -24,25 +24,27 @@ export function createClassView(els) {
   let was = null; // the role rendered last
 
   function render(state) {
-    const { role, code, presenter, note } = state.klass;
+    const { role, code, ticket, presenter, note } = state.klass;
     // Joined from the class box, at the foot of a phone's page: the board is what to watch now.
     if (role === "student" && was === "none") showBoard(els.boardFrame.closest(".board-area"));
     was = role;
+    // The link to type is short; the one to copy (and the QR code) carries the class's ticket,
+    // which lets its students in whatever other students on their network mistype.
     const link = code ? `${base}/?class=${code}` : "";
+    const full = code && ticket ? `${link}&ticket=${ticket}` : link;
     els.classNone.hidden = role !== "none";
     els.classLead.hidden = role !== "instructor";
     els.classFollow.hidden = role !== "student";
     els.classAway.hidden = role !== "left";
     for (const el of [els.leadCode, els.followCode, els.presenterCode]) setText(el, code ?? "");
-    setText(els.leadLink, link);
-    for (const shown of [els.presenterLink, els.presenterLinkBig]) {
-      if (shown.textContent !== link) shown.replaceChildren(...breakable(link));
+    for (const [shown, text] of [[els.leadLink, full], [els.presenterLink, link], [els.presenterLinkBig, link]]) {
+      if (shown.textContent !== text) shown.replaceChildren(...breakable(text));
     }
     const presenting = role === "instructor" && presenter;
     els.presenter.setAttribute("aria-pressed", String(presenting));
     els.presenterBar.hidden = !presenting;
     // Fetched only once presenting, and again only for another class.
-    const qr = presenting ? `/class/${code}/qr.svg` : null;
+    const qr = presenting ? `/class/${code}/qr.svg${ticket ? `?ticket=${ticket}` : ""}` : null;
     for (const img of [els.presenterQr, els.presenterQrBig]) {
       if (qr && img.getAttribute("src") !== qr) img.src = qr;
     }

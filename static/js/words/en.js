@@ -87,6 +87,7 @@ export const EN = {
   "status.skipCancelled": "Skip cancelled: paused after {events} events. Play or Step to go on.",
   "status.raceOneDone": "{name} has finished: {outcome} {other} is still searching.",
   "refusal.class.no_such_class": "There is no class with that code: check it with your instructor.",
+  "refusal.class.ended": "That class has ended.",
   "refusal.class.wait": { one: "Too many wrong class codes: wait {n} second before trying again.", other: "Too many wrong class codes: wait {n} seconds before trying again." },
   "refusal.class.wait_network": { one: "Too many wrong class codes from your network: wait {n} second.", other: "Too many wrong class codes from your network: wait {n} seconds." },
   "refusal.class.wrong_token": "Only the instructor who started this class can control it.",

@@ -87,6 +87,7 @@ export const ZH = {
   "status.skipCancelled": "已取消跳过：处理 {events} 个事件后暂停。按“播放”或“单步”继续。",
   "status.raceOneDone": "{name}已完成：{outcome}{other}仍在搜索。",
   "refusal.class.no_such_class": "没有这个代码的课堂：请向教师核对。",
+  "refusal.class.ended": "该课堂已经结束。",
   "refusal.class.wait": { one: "错误的课堂代码太多：请等待 {n} 秒后再试。", other: "错误的课堂代码太多：请等待 {n} 秒后再试。" },
   "refusal.class.wait_network": { one: "你的网络发送的错误课堂代码太多：请等待 {n} 秒。", other: "你的网络发送的错误课堂代码太多：请等待 {n} 秒。" },
   "refusal.class.wrong_token": "只有开设本课堂的教师才能控制它。",
