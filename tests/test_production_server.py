@@ -21,7 +21,7 @@ import pytest
 
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
-from server.edge.limits import BURST, MAX_MESSAGE_BYTES
+from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.runs.player import WINDOW
@@ -41,8 +41,9 @@ RSS_SLACK = 15 * MB  # what the worker's memory may grow by in a test (allocator
 HOSTILE = "127.0.0.2"
 TOO_MANY = "disconnected for sending too many requests"
 
-TEXT, BINARY, CLOSE = 0x1, 0x2, 0x8  # WebSocket opcodes
+CONTINUATION, TEXT, BINARY, CLOSE, PING, PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA  # WebSocket opcodes
 MESSAGE_TOO_BIG, PROTOCOL_ERROR, UNSUPPORTED_DATA = 1009, 1002, 1003  # WebSocket close codes
+POLICY_VIOLATION = 1008
 
 
 @pytest.fixture(scope="module")
@@ -700,6 +701,68 @@ def test_a_flood_is_disconnected_and_the_worker_is_idle_soon_after(site, connect
     print(f"  worker idle {quiet:.2f} s after the flooder left, then {share:.1%} of a core over 1 s")
     print(f"  the good client got {events:,} exact events meanwhile")
     assert quiet < 1.5 and share < 0.10
+
+
+def fragments(text):
+    """Return a text message sent one character a frame."""
+    first, *rest = text.encode()
+    head = bytes([0x01, 0x80 | 1]) + b"\0\0\0\0" + bytes([first])  # a text frame, not the last
+    tail = [
+        bytes([0x80 if i == len(rest) - 1 else 0x00, 0x80 | 1]) + b"\0\0\0\0" + bytes([byte])
+        for i, byte in enumerate(rest)
+    ]
+    return head + b"".join(tail)
+
+
+# What a flooder sends flat out, never reading: none of it is a Socket.IO request.
+FRAME_FLOODS = {
+    "WebSocket pings": frame(PING, b"hi"),
+    "WebSocket pongs": frame(PONG),
+    "Engine.IO noops": text_frame("6"),
+    "Engine.IO pongs": text_frame("3"),
+    "a request in fragments": fragments('42["pause"]'),
+}
+
+
+@pytest.mark.parametrize("flood", FRAME_FLOODS.values(), ids=FRAME_FLOODS.keys())
+def test_a_flood_of_frames_that_are_not_requests_is_closed_at_once(site, connect, opened, flood):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    good.goes_on()
+    wire = opened(Wire(site.port))
+    wire.connect()
+    burst = memoryview(flood * (200_000 // len(flood) + 1))
+    sent, start = 0, time.monotonic()
+    wire.sock.settimeout(0.5)
+    try:
+        while sent < len(burst):
+            sent += wire.sock.send(burst[sent : sent + (1 << 16)])
+    except OSError:
+        pass  # reset, or nothing more taken for half a second: the server has stopped reading
+    gone(site.worker, wire.address, 10)
+    hung_up = time.monotonic() - start
+    close = closing(wire.rest())
+    assert close.close_code == POLICY_VIOLATION
+    assert close.payload[2:].decode() == f"too many frames: at most {FRAME_RATE:g} a second"
+    events, _ = finished(good, watch)
+    print(
+        f"  {sent / len(burst):.1%} of the flood ({sent / MB:.2f} MB) went in; closed within {hung_up:.2f} s"
+    )
+    print(f"  the good client got {events:,} exact events meanwhile")
+
+
+def test_frames_within_the_rate_are_answered_as_ever(site, connect, opened):
+    wire = opened(Wire(site.port))
+    wire.connect()
+    for n in range(FRAME_BURST // 2):  # half the burst, at once: a ping answered each
+        wire.send(frame(PING, str(n).encode()))
+    pongs = [wire.read_frame() for _ in range(FRAME_BURST // 2)]
+    assert [(f.opcode, f.payload) for f in pongs] == [
+        (PONG, str(n).encode()) for n in range(FRAME_BURST // 2)
+    ]
+    wire.send(fragments('42["pause"]'))  # a request in pieces is still a request
+    answer = wire.expect(lambda text: text.startswith("42["))
+    assert "there is no run to pause" in answer
 
 
 BIG = "1" + "0" * 120

@@ -8,6 +8,10 @@ from flask import current_app
 MAX_MESSAGE_BYTES = 16 * 1024  # the largest request a page sends is well under 1 KB
 RATE = 30.0  # requests a second, on average (a held arrow key repeats about 30 times a second)
 BURST = 60  # requests at once, after a quiet spell
+# Frames a second a WebSocket peer may send, pings, pongs and Engine.IO packets included: a page
+# sends its requests, their acknowledgements and a pong every 25 s, well within.
+FRAME_RATE = 100.0
+FRAME_BURST = 500
 KEEP = 4096  # keys kept before the full buckets among them are forgotten
 
 

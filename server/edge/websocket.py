@@ -1,4 +1,5 @@
-"""The server's end of a WebSocket: bounded in size, text only, uncompressed, sent whole."""
+"""The server's end of a WebSocket: bounded in size and in frames a second, text only,
+uncompressed, sent whole."""
 
 import socket
 import time
@@ -8,9 +9,24 @@ from simple_websocket.errors import ConnectionClosed
 from wsproto.events import TextMessage
 from wsproto.frame_protocol import CloseReason
 
+from .limits import FRAME_BURST, FRAME_RATE
+
 
 class Socket(simple_websocket.Server):
-    """A simple-websocket server connection whose sends go out whole and whose close frees it."""
+    """A simple-websocket server connection whose sends go out whole and whose close frees it.
+
+    Every frame the peer sends that is not a whole Engine.IO message (which the Socket.IO
+    requests' own limit counts: see intake.py), such as a WebSocket ping or pong, an Engine.IO
+    ping, pong or noop, or a fragment, spends one of its frames (frame_rate a second,
+    frame_burst at once): a peer that runs out is closed.
+    """
+
+    def __init__(self, environ, frame_rate=FRAME_RATE, frame_burst=FRAME_BURST, **options):
+        # Set before the connection's reader starts, in the base class's __init__.
+        self.frame_rate, self.frame_burst = frame_rate, frame_burst
+        self._frames, self._filled = float(frame_burst), time.monotonic()
+        self._flooded = False
+        super().__init__(environ, **options)
 
     def send(self, data):
         """Send a text message, all of it, however the socket splits the write."""
@@ -19,8 +35,32 @@ class Socket(simple_websocket.Server):
         # gevent's send() may write part of a large frame and return; sendall() finishes it.
         self.sock.sendall(self.ws.send(TextMessage(data=str(data))))
 
+    def _counted(self, events):
+        """Yield the peer's frames from events() while it has frames left to spend."""
+        for event in events():
+            if (
+                isinstance(event, TextMessage)
+                and event.message_finished
+                and self.incoming_message is None
+                and event.data.startswith("4")
+            ):
+                yield event  # a whole message: a request, counted as one (or an acknowledgement)
+                continue
+            now = time.monotonic()
+            self._frames = min(self.frame_burst, self._frames + (now - self._filled) * self.frame_rate) - 1
+            self._filled = now
+            if self._frames < 0:
+                self._flooded = True
+                return  # the rest of what it sent is not handled
+            yield event
+
     def _handle_events(self):
+        if "events" not in vars(self.ws):  # once: its frames are counted as they are parsed
+            self.ws.events = lambda events=self.ws.events: self._counted(events)
         keep_going = super()._handle_events()
+        if self._flooded:
+            self.close(CloseReason.POLICY_VIOLATION, f"too many frames: at most {self.frame_rate:g} a second")
+            return False
         if self.input_buffer:
             # Let the reader take these before reading more: under gevent nothing else runs
             # while data keeps arriving, so a fast sender would starve everyone else and pile
