@@ -48,7 +48,8 @@ def test_the_class_run_waits_paused_for_its_instructor_and_goes_on_where_it_was(
     # The room missed nothing: every event of the search, once, in order.
     assert student.followed()[0] == TOUR[:1500]
     assert again.named("events")[0]["first"] >= held
-    assert states(student)[-2:] == ["playing", "finished"]
+    # The room is told the run finished after its last batch and its result.
+    assert wait_for(lambda: states(student)[-2:] == ["playing", "finished"])
 
 
 def test_a_second_tab_takes_the_class_and_the_first_follows_it(people):

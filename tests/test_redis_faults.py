@@ -7,7 +7,7 @@ Each test prints how long what a student sees lasted (run pytest with -s to read
 import time
 
 from server.classes.directory import UNAVAILABLE
-from tests.support.cluster import kill
+from tests.support.cluster import kill, kill_worker
 from tests.support.replay import followed
 from tests.support.replies import refused
 from tests.support.waiting import wait_for
@@ -245,3 +245,80 @@ def heartbeats(redis, code, n):
         return seen["renewals"] >= n
 
     return wait_for(renewed, 10)
+
+
+def reached(url, connect, timeout=10):
+    """Return a client connected to url once a server answers there (after a restart)."""
+    client = {}
+
+    def connected():
+        try:
+            client["it"] = connect(url)
+        except Exception:  # not listening yet, or still booting its worker
+            return False
+        return True
+
+    assert wait_for(connected, timeout), f"nothing answers at {url}"
+    return client["it"]
+
+
+# Default class keys and heartbeats: a class is taken back long before its dead owner's key expires.
+def test_a_restarted_worker_gets_its_class_back_from_the_instructors_page(clusters, connect):
+    cluster = clusters(2)
+    (first, second), redis = cluster.apps, cluster.redis
+    teacher, here, there = connect(first.url), connect(first.url), connect(second.url)
+    opened = teacher.call("class_open")
+    code, token, ticket = opened["code"], opened["token"], opened["ticket"]
+    for student in (here, there):
+        assert student.call("class_join", {"code": code, "ticket": ticket})["ok"] is True
+    assert teacher.call("start", ENDLESS)["ok"] is True
+    assert wait_for(lambda: there.count() > 0, 10)
+    kill_worker(first)  # gunicorn starts another in its place
+    died = time.monotonic()
+    assert redis.has_class(code), "the dead worker's key lives on"
+    # The pages on the dead worker reconnect to the new one: the instructor's claims its class.
+    back = reached(first.url, connect)
+    answer = back.call("class_claim", {"code": code, "token": token})
+    assert answer["ok"] is True and answer["run"] is None, answer
+    claimed = time.monotonic()
+    # The student on the other process is told at once: the class is there, with no run.
+    assert wait_for(lambda: arrivals(there, "class_state", claimed), 5), outline(there)
+    told = arrivals(there, "class_state", claimed)[0]
+    assert there.named("class_state")[-1]["run"] is None and there.named("class_ended") == []
+    rejoined = connect(first.url)
+    assert rejoined.call("class_join", {"code": code, "ticket": ticket})["ok"] is True
+    assert wait_for(lambda: rejoined.named("class_state"), 5)
+    # The class goes on: a new run reaches the students on both processes.
+    assert back.call("start", {**ENDLESS, "rows": 5, "cols": 5, "speed": 0})["ok"] is True
+    assert wait_for(lambda: rejoined.result and there.result, 30)
+    assert redis.has_class(code)
+    report("Owner worker killed", claimed_after=claimed - died, remote_student_told_after=told - claimed)
+
+
+def test_a_claim_through_another_process_takes_the_class_over(clusters, connect):
+    cluster = clusters(2)
+    first, second = cluster.apps
+    teacher, here, there = connect(first.url), connect(first.url), connect(second.url)
+    opened = teacher.call("class_open")
+    code, token = opened["code"], opened["token"]
+    for student in (here, there):
+        assert student.call("class_join", {"code": code})["ok"] is True
+    assert teacher.call("start", ENDLESS)["ok"] is True
+    assert wait_for(lambda: there.count() > 0, 10)
+    # The instructor's page in another tab, which the balancer sent to the other process.
+    tab = connect(second.url)
+    taken = time.monotonic()
+    assert tab.call("class_claim", {"code": code, "token": token})["ok"] is True
+    assert wait_for(lambda: teacher.named("class_displaced"), 5), "the first process lets the class go"
+    displaced = arrivals(teacher, "class_displaced", taken)[0]
+    # Its run stops there; every student, on either process, now follows the class as led from the tab.
+    for student in (here, there, teacher):
+        assert wait_for(lambda student=student: [s for s in student.named("class_state") if s["run"] is None], 5)
+    stopped = here.count()
+    assert tab.call("start", {**ENDLESS, "rows": 5, "cols": 5, "speed": 0})["ok"] is True
+    ok = wait_for(lambda: here.result and there.result and teacher.result, 30)
+    assert ok, (outline(here), outline(there), outline(teacher))
+    assert here.result["visits"] == there.result["visits"] == 5010 and stopped > 0
+    # The page displaced is a student now: it cannot control the run.
+    assert teacher.call("pause")["code"] == "class.following"
+    report("Class taken over", first_process_let_go_after=displaced - taken)

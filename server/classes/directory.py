@@ -5,13 +5,16 @@ the process where a class was opened owns it (its instructor and run live there)
 learn of it here, ask its owner to welcome the students who join through them, and pass on
 their students' answers to its questions (see poll_events.py).
 
-A class's key expires unless its owner renews it: the classes of a process that died go away
-by themselves. Every call waits for Redis at most a timeout; one that fails raises Unavailable,
-whose message a handler sends back.
+A class's key names its owner and expires unless its owner renews it: the classes of a process
+that died go away by themselves, unless their instructor's page claims them first through another
+process (or the one gunicorn started in the dead one's place), which then owns them. An owner
+that finds its key taken lets its class go. Every call waits for Redis at most a timeout; one
+that fails raises Unavailable, whose message a handler sends back.
 """
 
 import json
 import logging
+import secrets
 
 import redis
 
@@ -36,6 +39,22 @@ class Unavailable(Refusal):
         super().__init__("class.unavailable", UNAVAILABLE)
 
 
+# Renew the keys of the classes a process owns (KEYS; ARGV: its id, then the keys' life in
+# milliseconds), putting back those Redis lost; return the keys another process owns now.
+RENEW = """
+local taken = {}
+for _, key in ipairs(KEYS) do
+    local owner = redis.call('GET', key)
+    if owner == false or owner == ARGV[1] then
+        redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+    else
+        table.insert(taken, key)
+    end
+end
+return taken
+"""
+
+
 class NoDirectory:
     """The directory of a single process: nothing to share."""
 
@@ -43,7 +62,7 @@ class NoDirectory:
         pass
 
     def renew(self, codes):
-        pass
+        return set()
 
     def withdraw(self, code, nonce):
         pass
@@ -70,6 +89,8 @@ class RedisDirectory:
     def __init__(self, url, ttl, timeout):
         self.redis = redis.Redis.from_url(url, **redis_options(timeout))
         self.ttl_ms = int(ttl * 1000)
+        self.owner = secrets.token_hex(8)  # this process's, in the keys of the classes it owns
+        self._renew = self.redis.register_script(RENEW)
 
     def _ask(self, command):
         try:
@@ -79,16 +100,21 @@ class RedisDirectory:
             raise Unavailable() from exc
 
     def publish(self, code):
-        """Make a class opened here known to the other processes, for ttl seconds."""
-        self._ask(lambda: self.redis.set(KEY.format(code), "1", px=self.ttl_ms))
+        """Make a class led here known to the other processes, for ttl seconds; if another
+        process owned it, tell that one it is led from here now."""
+        previous = self._ask(lambda: self.redis.set(KEY.format(code), self.owner, px=self.ttl_ms, get=True))
+        if previous is not None and previous.decode() != self.owner:
+            self._ask(lambda: self.redis.publish(CHANNEL, json.dumps({"code": code, "taken": self.owner})))
 
     def renew(self, codes):
-        """Keep the classes opened here known for ttl seconds more (again, if Redis lost them)."""
-        if codes:
-            pipe = self.redis.pipeline(transaction=False)
-            for code in codes:
-                pipe.set(KEY.format(code), "1", px=self.ttl_ms)
-            self._ask(pipe.execute)
+        """Keep the classes owned here known for ttl seconds more (again, if Redis lost them);
+        return those that another process owns now."""
+        codes = list(codes)
+        if not codes:
+            return set()
+        keys = [KEY.format(code) for code in codes]
+        taken = self._ask(lambda: self._renew(keys=keys, args=[self.owner, self.ttl_ms]))
+        return {code for code, key in zip(codes, keys, strict=True) if key.encode() in taken}
 
     def withdraw(self, code, nonce):
         """Forget a class that has ended, and remember that it has (if Redis is away, its key
@@ -128,19 +154,21 @@ class RedisDirectory:
         message = {"code": code, "voter": voter, "id": id, "square": square}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
-    def serve(self, welcome, subscribed, sleep, vote=lambda code, voter, id, square: None):
-        """Answer welcome requests and count answers for ever; call subscribed() each time the
-        subscription starts."""
+    def serve(self, welcome, subscribed, sleep, vote=lambda code, voter, id, square: None, taken=lambda code: None):
+        """Answer welcome requests, count answers and let go of classes another process took,
+        for ever; call subscribed() each time the subscription starts."""
         for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
-            _safely(lambda data=message["data"]: _dispatch(json.loads(data), welcome, vote))
+            _safely(lambda data=message["data"]: self._dispatch(json.loads(data), welcome, vote, taken))
 
-
-def _dispatch(request, welcome, vote):
-    # An answer names its voter; a welcome request, as before answers were passed on, does not.
-    if "voter" in request:
-        vote(request["code"], request["voter"], request["id"], request["square"])
-    else:
-        welcome(code=request["code"], sid=request.get("sid"))
+    def _dispatch(self, request, welcome, vote, taken):
+        # An answer names its voter; a welcome request, as before answers were passed on, does not.
+        if "voter" in request:
+            vote(request["code"], request["voter"], request["id"], request["square"])
+        elif "taken" in request:
+            if request["taken"] != self.owner:
+                taken(request["code"])
+        else:
+            welcome(code=request["code"], sid=request.get("sid"))
 
 
 def _safely(call):

@@ -11,7 +11,7 @@ from ..runs.registry import runs
 from .directory import Unavailable
 from .mirror import check_view
 from .registry import classes, directory, guesses
-from .sessions import NoSuchClass, normal
+from .sessions import Feed, NoSuchClass, normal
 
 # Why a class ends, as class_ended says it: a stable key and the sentence.
 ENDINGS = {
@@ -160,9 +160,14 @@ def on_class_claim(data=None):
         socketio.emit("class_control", klass.control(), to=klass.room)
         if claim.displaced is not None:
             _displace(registry, klass, claim.displaced)
-        for follower in registry.admit(klass):
+        admitted = registry.admit(klass)
+        for follower in admitted:
             socketio.server.enter_room(follower, klass.room, namespace="/")
-            socketio.emit("class_state", klass.welcome(), to=follower)
+        if claim.reopened:  # its room, on every process, follows it as led from here now
+            socketio.emit("class_state", klass.welcome(), to=klass.room, skip_sid=sid)
+        else:
+            for follower in admitted:
+                socketio.emit("class_state", klass.welcome(), to=follower)
         welcome = klass.welcome()
         answered, history = klass.polls.answered(), klass.polls.results()
     return {
@@ -172,6 +177,24 @@ def on_class_claim(data=None):
         "answered": answered,
         "history": history,
     }
+
+
+def hand_off(registry, code):
+    """Let another process lead a class led here until now: its instructor's page claimed it
+    there (after this process's worker was restarted, or from another tab)."""
+    klass, displaced = registry.hand_off(code)
+    if klass is None:
+        return
+    with klass.lock:
+        for feed in (klass.main, klass.second):
+            if feed.player is not None:
+                feed.player.stop()
+        klass.main, klass.second, klass.state = Feed(), Feed(), "idle"
+    if displaced is not None:
+        runs().release(displaced)  # its run was the class's, which is run elsewhere now
+        socketio.server.enter_room(displaced, klass.room, namespace="/")
+        socketio.emit("class_displaced", {"code": code, "ticket": registry.ticket(klass)}, to=displaced)
+        directory().ask_welcome(code, displaced)
 
 
 def _displace(registry, klass, sid):

@@ -14,7 +14,6 @@ CODE_LENGTH = 5
 ENDED_KEPT = 65536  # ended classes remembered, so that their tokens and tickets open nothing
 
 
-ELSEWHERE = "this class is led through another server: reconnect to that one"
 NO_SUCH_CLASS = "there is no class with that code: check it with your instructor"
 CLASS_ENDED = "that class has ended"
 
@@ -37,11 +36,13 @@ def normal(code):
 
 
 class Claim:
-    """What a claim did: the class claimed, and the page it took the class from, if any."""
+    """What a claim did: the class claimed, the page it took the class from (if any), and
+    whether the class was led from another process, or none, until now."""
 
-    def __init__(self, klass, displaced):
+    def __init__(self, klass, displaced, reopened=False):
         self.klass = klass
         self.displaced = displaced
+        self.reopened = reopened
 
 
 class Feed:
@@ -208,34 +209,34 @@ class Classes:
     def claim(self, sid, code, token, elsewhere=lambda code: False, ended=lambda code, nonce: False):
         """Give the instructor's rights to sid, which holds the class's token; return a Claim.
 
-        A class this process does not know (it has restarted) is opened again with its code,
-        unless it was ended (here, or elsewhere: ended(code, nonce)). The page that led it until
-        now, if it is still connected, becomes a follower.
+        A class this process does not own is led from here from now on: one that no process
+        has (its server restarted) opens again with its code, unless it was ended (here, or
+        elsewhere: ended(code, nonce)); another process's (elsewhere(code)) is taken from it.
+        The page that led it here until now, if it is still connected, becomes a follower.
         """
         code = normal(code)
         klass = self._by_code.get(code) if code else None
-        # Another process leads it: asked of the directory once, and only of a class not owned here.
-        led_elsewhere = bool(code) and (klass is None or klass.remote) and elsewhere(code)
-        if klass is not None and klass.remote and not led_elsewhere:
-            self._forget_remote(klass)  # its owner has gone: the class may come back here
-            klass = None
         nonce = self.passes.leads(code, token) if code else None
         if nonce is None or (klass is not None and not klass.remote and nonce != klass.nonce):
-            if klass is None and not led_elsewhere:
+            # Asked only now: whether a code names a class is told to a right token only.
+            if klass is None and not (code and elsewhere(code)):
                 raise NoSuchClass()
             raise Refusal(
                 "class.wrong_token",
                 "that token does not match the class: "
                 "only the instructor who started this class can control it",
             )
-        if led_elsewhere:
-            raise Refusal("class.elsewhere", ELSEWHERE)
-        if klass is None and self.was_ended(code, nonce, ended):
+        owned = klass is not None and not klass.remote
+        if not owned and self.was_ended(code, nonce, ended):
             raise Refusal("class.ended", CLASS_ENDED)
         with self._lock:
             if sid in self._led and self._led[sid] != code:
                 raise already_leading(self._led[sid])
-            klass = self._by_code.setdefault(code, ClassSession(code, nonce, None))
+            klass = self._by_code.get(code)
+            if klass is None:
+                klass = self._by_code[code] = ClassSession(code, nonce, None)
+            elif klass.remote:  # its followers here follow it as led from here
+                klass.remote, klass.nonce = False, nonce
             self._drop_follower(sid)
             displaced = klass.instructor if klass.instructor not in (None, sid) else None
             if displaced is not None:
@@ -245,7 +246,26 @@ class Classes:
             klass.instructor = sid
             klass.touched = time.monotonic()
             self._led[sid] = code
-        return Claim(klass, displaced)
+        return Claim(klass, displaced, reopened=not owned)
+
+    def hand_off(self, code):
+        """Let go of a class owned here that another process leads now: it is known here as that
+        process's, and the page that led it here follows it. Return (the class, that page's sid),
+        or (None, None) if no class with this code is owned here."""
+        with self._lock:
+            klass = self._by_code.get(code)
+            if klass is None or klass.remote:
+                return None, None
+            klass.remote = True
+            displaced = klass.instructor
+            klass.instructor = None
+            if displaced is not None:
+                self._led.pop(displaced, None)
+                self._following[displaced] = code
+                klass.followers.add(displaced)
+            self._seconds.pop(klass.second_sid, None)
+            klass.second_sid = None
+        return klass, displaced
 
     def follow(self, sid, code, elsewhere=lambda code: False, ticket=None, ended=lambda code, nonce: False):
         """Make sid a follower of the class with this code, and return it.

@@ -1,7 +1,7 @@
 """Keeping the classes of processes that share Redis in step, whether Redis answers or not.
 
 - A heartbeat renews the keys of the classes a process owns every CLASS_HEARTBEAT_SECONDS (and
-  puts them back if Redis lost them), and checks the keys of the other processes' classes its
+  puts them back if Redis lost them; lets go of those another process took), and checks the keys of the other processes' classes its
   students follow: a class whose key stays missing for two heartbeats has lost its server, and
   its students here are told so.
 - The rooms of a class whose messages could not all be published while Redis was away get the
@@ -20,7 +20,7 @@ import time
 
 from ..extension import socketio
 from .directory import Unavailable
-from .events import ended, welcome_from_here
+from .events import ended, hand_off, welcome_from_here
 from .poll_events import count_remote
 from .registry import classes, directory
 
@@ -32,17 +32,23 @@ def start(app, queue):
     if queue is None:
         return
     registry, shared = classes(app), directory(app)
+
+    def let_go(code):
+        with app.app_context():  # its page's run is dropped from the app's runs
+            hand_off(registry, code)
+
     queue.on_recovered = lambda rooms: _catch_up(registry)
     queue.on_subscribed = lambda: _ask_for_state(registry, shared)
     queue.on_heard = lambda event, payload, room: _heard(registry, event, payload, room)
     socketio.start_background_task(
         shared.serve,
         lambda code, sid: welcome_from_here(registry, code, sid),
-        lambda: _put_back(registry, shared),
+        lambda: _put_back(registry, shared, let_go),
         socketio.sleep,
         lambda code, voter, id, square: count_remote(registry, code, voter, id, square),
+        let_go,
     )
-    socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"])
+    socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"], let_go)
 
 
 def _catch_up(registry):
@@ -63,13 +69,16 @@ def _ask_for_state(registry, shared):
                 return  # Redis is away again: this is called once more when it is back
 
 
-def _put_back(registry, shared):
-    """Put the classes owned here back in the directory, and send their rooms their state."""
+def _put_back(registry, shared, let_go):
+    """Put the classes owned here back in the directory (let_go(code) of those another process
+    took), and send their rooms their state."""
     owned = registry.shared()[0]
     try:
-        shared.renew([klass.code for klass in owned])
+        taken = shared.renew([klass.code for klass in owned])
     except Unavailable:
         return
+    for code in taken:
+        let_go(code)
     _catch_up(registry)
 
 
@@ -97,22 +106,24 @@ def _heard(registry, event, payload, room):
             klass.polls.heard(event, payload)
 
 
-def _beat(registry, shared, every):
-    """Renew the classes owned here and end, for its students here, a class whose server stopped."""
+def _beat(registry, shared, every, let_go):
+    """Renew the classes owned here (let_go(code) of those another process took) and end, for
+    its students here, a class whose server stopped."""
     missing = {}  # the other processes' classes missing from Redis: code -> since when
     while True:
         socketio.sleep(every)
         try:
-            missing = _check(registry, shared, missing, 2 * every)
+            missing = _check(registry, shared, missing, 2 * every, let_go)
         except Unavailable:
             missing = {}  # a key missing before and after an outage may have been put back since
         except Exception:
             log.exception("the class heartbeat failed")
 
 
-def _check(registry, shared, missing, grace):
+def _check(registry, shared, missing, grace, let_go):
     owned, remote = registry.shared()
-    shared.renew([klass.code for klass in owned])
+    for code in shared.renew([klass.code for klass in owned]):
+        let_go(code)
     gone = shared.missing([klass.code for klass in remote])
     # A key may be missing for a while with its owner alive: Redis restarted and lost every key,
     # or hung for longer than keys live. Its owner puts it back at its next beat, or the one

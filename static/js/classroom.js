@@ -13,7 +13,7 @@ const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in t
 // brought back by the browser after it discarded the tab), the tab follows that class and
 // never takes it back from the tab that leads it.
 const DISPLACED = "knights-tour-displaced";
-const KEEP_TOKEN = new Set(["refusal.class.elsewhere", "refusal.class.unavailable", "refusal.request.too_many"]);
+const KEEP_TOKEN = new Set(["refusal.class.unavailable", "refusal.request.too_many"]);
 
 /** Return the class actions on store, runs and the playback (for the runs a class replaces). */
 export function createClassroom(store, runs, playback, limits, polls) {

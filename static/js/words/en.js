@@ -94,7 +94,6 @@ export const EN = {
   "refusal.class.following": "You are following class {code}: only its instructor controls the run. Leave the class to explore on your own board.",
   "refusal.class.leading": "You lead class {code}: you cannot follow another.",
   "refusal.class.already_leading": "You already lead class {code}: end it first.",
-  "refusal.class.elsewhere": "This class is led through another server: reload the page to reach it.",
   "refusal.class.unavailable": "Classes are unavailable right now: the server cannot reach its message queue. Try again in a moment.",
   "refusal.request.too_many": "Too many requests: wait a moment.",
   "refusal.request.flooded": "Disconnected for sending too many requests; reconnecting…",

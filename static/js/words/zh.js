@@ -94,7 +94,6 @@ export const ZH = {
   "refusal.class.following": "你正在跟随课堂 {code}：只有教师能控制运行。离开课堂即可在自己的棋盘上探索。",
   "refusal.class.leading": "你正在主持课堂 {code}：不能跟随其他课堂。",
   "refusal.class.already_leading": "你已在主持课堂 {code}：请先结束它。",
-  "refusal.class.elsewhere": "该课堂由另一台服务器主持：请重新加载页面。",
   "refusal.class.unavailable": "课堂功能暂时不可用：服务器无法连接消息队列。请稍后再试。",
   "refusal.request.too_many": "请求太多：请稍等片刻。",
   "refusal.request.flooded": "因请求过多被断开；正在重新连接…",
