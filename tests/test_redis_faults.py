@@ -313,7 +313,8 @@ def test_a_claim_through_another_process_takes_the_class_over(clusters, connect)
     displaced = arrivals(teacher, "class_displaced", taken)[0]
     # Its run stops there; every student, on either process, now follows the class as led from the tab.
     for student in (here, there, teacher):
-        assert wait_for(lambda student=student: [s for s in student.named("class_state") if s["run"] is None], 5)
+        assert wait_for(lambda student=student: arrivals(student, "class_state", taken), 5), outline(student)
+        assert student.named("class_state")[-1]["run"] is None
     stopped = here.count()
     assert tab.call("start", {**ENDLESS, "rows": 5, "cols": 5, "speed": 0})["ok"] is True
     ok = wait_for(lambda: here.result and there.result and teacher.result, 30)

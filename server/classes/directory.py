@@ -154,9 +154,11 @@ class RedisDirectory:
         message = {"code": code, "voter": voter, "id": id, "square": square}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
-    def serve(self, welcome, subscribed, sleep, vote=lambda code, voter, id, square: None, taken=lambda code: None):
+    def serve(self, welcome, subscribed, sleep, vote=None, taken=None):
         """Answer welcome requests, count answers and let go of classes another process took,
         for ever; call subscribed() each time the subscription starts."""
+        vote = vote or (lambda code, voter, id, square: None)
+        taken = taken or (lambda code: None)
         for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
             _safely(lambda data=message["data"]: self._dispatch(json.loads(data), welcome, vote, taken))
 

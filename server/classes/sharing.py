@@ -1,9 +1,9 @@
 """Keeping the classes of processes that share Redis in step, whether Redis answers or not.
 
 - A heartbeat renews the keys of the classes a process owns every CLASS_HEARTBEAT_SECONDS (and
-  puts them back if Redis lost them; lets go of those another process took), and checks the keys of the other processes' classes its
-  students follow: a class whose key stays missing for two heartbeats has lost its server, and
-  its students here are told so.
+  puts them back if Redis lost them; lets go of those another process took), and checks the
+  keys of the other processes' classes its students follow: a class whose key stays missing
+  for two heartbeats has lost its server, and its students here are told so.
 - The rooms of a class whose messages could not all be published while Redis was away get the
   class's state once it is back. Each time a process subscribes (at start, and after losing
   its subscription), what was published before never reached it: it asks the owners of its

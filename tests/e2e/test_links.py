@@ -99,7 +99,7 @@ def test_the_class_link_lets_students_in_while_their_network_is_out_of_guesses(p
     tried.forget("prankster")  # gone, as its connections would be: its network's count stays
     typed = open_page(f"/?class={code}", until="() => knightsTour.state !== undefined")
     expect(typed.locator("#class-note")).to_contain_text("Too many wrong class codes from your network")
-    student = open_page(link[link.index("/?"):], until="() => knightsTour.state !== undefined")
+    student = open_page(link[link.index("/?") :], until="() => knightsTour.state !== undefined")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     assert "&ticket=" in student.url, "a reload of the student's page is no guess either"
     student.reload()
