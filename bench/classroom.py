@@ -27,7 +27,8 @@ The two follower groups are reported apart.
 Phases: baseline (a few solo students alone), load30 (the class at 30 events/s with its
 followers, and every solo student at 30 events/s), load300 (the class at 300 events/s),
 preskip (the class at 30 again), skip (one more student skips the naive 8x8 search, stopped
-after --skip-timeout seconds if it has not ended), postskip.
+after --skip-timeout seconds if it has not ended; with --skippers N, N more students each skip a
+naive 32x32 search, which never ends, meanwhile), postskip.
 
 What is measured (the server puts no timestamps in its payloads; see bench/stats.py):
   lag       per event: how much later than its client's best-kept schedule in the phase it
@@ -191,7 +192,9 @@ class Classroom(Hall):
 
         # 2. Everyone else connects, the followers' processes and the main one together, in
         # waves that the server's limit on new connections from one address admits.
-        wanted = [(main, [*rest, "instructor", "skipper"]), *zip(follower_loads, groups, strict=True)]
+        skippers = [f"k{i}" for i in range(args.skippers)]
+        main_names = [*rest, "instructor", "skipper", *skippers]
+        wanted = [(main, main_names), *zip(follower_loads, groups, strict=True)]
         self.connects["rest"] = self.connect_in_waves(wanted)
         self.check_acks("connect", self.connects["rest"][0])
 
@@ -219,9 +222,14 @@ class Classroom(Hall):
             time.sleep(args.settle)
             self.phase(name, seconds)
 
-        # 5. One more student skips a naive 8x8 search to its end.
+        # 5. One more student skips a naive 8x8 search to its end (and --skippers more skip
+        # searches that never end).
         skip_run = {**BOARD, "start": SKIP_START, "speed": args.speed, "paused": True}
         self.check_acks("start", main("call", names=["skipper"], event="start", data=skip_run))
+        if skippers:
+            endless = {**skip_run, "rows": 32, "cols": 32}
+            self.check_acks("start", main("call", names=skippers, event="start", data=endless))
+            self.check_acks("skip", main("call", names=skippers, event="skip"))
         start = time.monotonic()
         self.check_acks("skip", main("call", names=["skipper"], event="skip"))
         ended = main(
@@ -232,6 +240,8 @@ class Classroom(Hall):
             ended = time.monotonic()
             self.check_acks("stop", main("call", names=["skipper"], event="stop"))
         self.phases["skip"] = (start, ended)
+        if skippers:
+            self.check_acks("stop", main("call", names=skippers, event="stop"))
         time.sleep(args.settle)
         self.phase("postskip", min(args.preskip_seconds, 3))
 
@@ -640,6 +650,12 @@ def parse(argv):
         type=float,
         default=25,
         help="seconds the skip may take before it is stopped (a timing, not a failure)",
+    )
+    parser.add_argument(
+        "--skippers",
+        type=int,
+        default=0,
+        help="students who each skip a naive 32x32 search (which never ends) during the skip phase",
     )
     parser.add_argument("--settle", type=float, default=1.5)
     parser.add_argument("--drain", type=float, default=2)

@@ -49,6 +49,7 @@ def on_start(data=None):
     relay = registry.seams.audience(sid, run)
     # A shared run goes to whichever page leads it now (None while it is away).
     page = registry.seams.page(sid)
+    turns, share = registry.turns, registry.seams.share(sid, request.remote_addr)
 
     def deliver(event, payload, on_ack):
         to = page()
@@ -87,6 +88,7 @@ def on_start(data=None):
         budget=options.budget,
         resume_at=options.resume_at,
         stalled=lambda stalled: relay.stalled(player, stalled),
+        turn=lambda: turns.turn(share),
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.

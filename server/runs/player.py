@@ -4,6 +4,7 @@ import itertools
 import threading
 import time
 from collections import deque
+from contextlib import nullcontext
 
 from ..engine.lookahead import upcoming as next_event
 
@@ -31,6 +32,9 @@ class Player:
     playing run waits on a batch unacknowledged for STALL seconds, stalled(False) that it goes
     on. All are called from the player's own thread, which start_task(fn) starts; on_ack()
     must be called once the receiver has taken what was sent.
+
+    turn() gives a context in which the player may search one slice of many: see turns.py. A
+    batch of a slice or less (a paced run's, a step's) is taken at once.
     """
 
     def __init__(
@@ -46,8 +50,10 @@ class Player:
         resume_at=0,
         clock=time.monotonic,
         stalled=lambda stalled: None,
+        turn=nullcontext,
     ):
         self.search = search
+        self._turn = turn
         self._events = iter(search)
         self._send, self._report, self._finish = send, report, finish
         self._clock = clock
@@ -243,15 +249,20 @@ class Player:
                 if news is None:
                     skipping = self._skipping
                     if not skipping:
-                        batch = self._take(min(allowance, SKIP_SLICE))
+                        # A slice or more is taken in turns (see _fill), outside this lock.
+                        batch = self._take(allowance) if allowance < SKIP_SLICE else []
                         self._in_flight += 1
                         self._sent.append(self._clock())
             if news is not None:
                 self._stalled_hook(news)
             elif skipping:
                 self._skip()
-            else:
-                self._send(self._fill(batch, allowance), self.acked)
+            elif batch := self._fill(batch, allowance):
+                self._send(batch, self.acked)
+            else:  # paused, skipped or stopped before a slice was taken: nothing goes
+                with self._cond:
+                    self._in_flight -= 1
+                    self._sent.pop()
         self._finish(self.summary())
 
     def _room(self, count):
@@ -272,7 +283,7 @@ class Player:
         run is paused, skipped or stopped meanwhile. Return batch."""
         while len(batch) < count and not self.done:
             time.sleep(0)  # let other clients' work in between slices, under gevent too
-            with self._cond:
+            with self._turn(), self._cond:
                 if self._stopped or self._paused or self._skipping:
                     break
                 batch += self._take(min(SKIP_SLICE, count - len(batch)))
@@ -296,7 +307,7 @@ class Player:
     def _catch_up(self):
         """Search, unsent, the events the receiver already holds, a slice at a time."""
         while self.events < self._resume_at:
-            with self._cond:
+            with self._turn(), self._cond:
                 if self._stopped:
                     return
                 self._advance(self._room(min(SKIP_SLICE, self._resume_at - self.events)))
@@ -310,7 +321,7 @@ class Player:
         first = self.events
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
         while True:
-            with self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
+            with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
                 self._advance(self._room(SKIP_SLICE))
                 if self.done or self._stopped:
                     return

@@ -5,16 +5,18 @@ import threading
 from flask import current_app
 
 from .audience import Alone
+from .turns import Turns
 
 
 class Runs:
     """The players of one app's clients, by client sid."""
 
-    def __init__(self):
+    def __init__(self, give_way=lambda: None):
         self._players = {}
         self._lock = threading.Lock()
         # Who else sees a run and who may drive it (see audience.py): a run alone by default.
         self.seams = Alone()
+        self.turns = Turns(give_way)  # at searching flat out, shared by every run of the app
 
     def __len__(self):
         return len(self._players)
@@ -64,9 +66,19 @@ class Runs:
             player.stop()
 
 
+def _give_way(async_mode):
+    """Return what a search calls as each of its turns begins (see turns.py)."""
+    if async_mode == "gevent":
+        # One thread serves every client: a search waits until it has nothing else to do.
+        from gevent import idle
+
+        return idle
+    return lambda: None  # threads take turns at the core by themselves
+
+
 def init_app(app):
     """Give an app its own registry of runs."""
-    app.extensions["knights_tour_runs"] = Runs()
+    app.extensions["knights_tour_runs"] = Runs(_give_way(app.config["ASYNC_MODE"]))
 
 
 def runs(app=None):

@@ -1,0 +1,88 @@
+"""Turns at searching: one at a time, round robin by address, then by run."""
+
+import threading
+from contextlib import contextmanager
+
+from server.engine.graph import knight_graph
+from server.engine.search import Search
+from server.runs.player import SKIP_SLICE, Player
+from server.runs.turns import Turns
+from tests.support.waiting import wait_for
+
+
+def queue_up(turns, addresses):
+    """Start a thread per address in addresses, each waiting for a turn of its address's and then
+    noting it; return the list the turns are noted in and the threads, in the order they queued."""
+    order, threads = [], []
+    for n, address in enumerate(addresses):
+
+        def take(address=address, n=n):
+            with turns.turn(address):
+                order.append((address, n))
+
+        thread = threading.Thread(target=take, name=f"turn-{n}")
+        thread.start()
+        threads.append(thread)
+        assert wait_for(lambda n=n: turns.waiting() == n + 1), "each waits in line, in order"
+    return order, threads
+
+
+def test_turns_go_round_the_addresses_then_round_each_addresss_runs():
+    turns = Turns()
+    turns.acquire("held")  # taken: everyone else waits
+    # A prankster's address queues five runs before two students' queue one each.
+    order, threads = queue_up(turns, ["prankster"] * 5 + ["student a", "student b"])
+    turns.release()
+    for thread in threads:
+        thread.join(5)
+    assert order == [
+        ("prankster", 0),
+        ("student a", 5),
+        ("student b", 6),
+        ("prankster", 1),
+        ("prankster", 2),
+        ("prankster", 3),
+        ("prankster", 4),
+    ]
+    assert turns.waiting() == 0
+
+
+def test_a_turn_not_wanted_by_anyone_is_free_at_once_and_each_turn_first_gives_way():
+    gave_way = []
+    turns = Turns(give_way=lambda: gave_way.append(turns.waiting()))
+    for _ in range(3):
+        with turns.turn("alone"):
+            assert turns.waiting() == 0
+    assert gave_way == [0, 0, 0], "each turn began by giving way to the rest of the worker's work"
+    taken = threading.Event()
+    thread = threading.Thread(target=lambda: (turns.acquire("other"), taken.set(), turns.release()))
+    thread.start()
+    assert taken.wait(5), "a turn released is there for the next to take"
+    thread.join(5)
+
+
+def test_a_player_searching_flat_out_takes_a_turn_for_each_slice():
+    turns, held = Turns(), []
+
+    @contextmanager
+    def turn():
+        with turns.turn("me"):
+            held.append(True)
+            yield
+
+    finished = threading.Event()
+    sent = []
+    search = Search(knight_graph(5, 5), 0)
+    player = Player(
+        search,
+        lambda batch, on_ack: (sent.append(len(batch)), on_ack()),
+        lambda snapshot, on_ack: on_ack(),
+        lambda summary: finished.set(),
+        speed=0,
+        turn=turn,
+    )
+    player.start(lambda fn: threading.Thread(target=fn, daemon=True).start())
+    assert finished.wait(30)
+    events = sum(sent)
+    # Every event was taken in a turn, a slice (or what was left of the run) at a time.
+    assert len(held) == -(-events // SKIP_SLICE) and all(sent)
