@@ -7,6 +7,7 @@ from server.engine.graph import knight_graph
 from server.engine.search import Search
 from server.runs.player import SKIP_SLICE, Player
 from server.runs.turns import Turns
+from tests.support.clock import Clock
 from tests.support.waiting import wait_for
 
 
@@ -47,13 +48,18 @@ def test_turns_go_round_the_addresses_then_round_each_addresss_runs():
     assert turns.waiting() == 0
 
 
-def test_a_turn_not_wanted_by_anyone_is_free_at_once_and_each_turn_first_gives_way():
-    gave_way = []
-    turns = Turns(give_way=lambda: gave_way.append(turns.waiting()))
+def test_a_turn_not_wanted_by_anyone_is_free_at_once_and_gives_way_every_so_often():
+    gave_way, clock = [], Clock()
+    turns = Turns(give_way=lambda: gave_way.append(clock()), every=0.005, clock=clock)
     for _ in range(3):
         with turns.turn("alone"):
             assert turns.waiting() == 0
-    assert gave_way == [0, 0, 0], "each turn began by giving way to the rest of the worker's work"
+    assert gave_way == [], "searching back to back for less than 5 ms"
+    clock.advance(0.006)
+    for _ in range(3):
+        with turns.turn("alone"):
+            pass
+    assert gave_way == [1000.006], "then a turn gives way to the rest of the worker's work, once"
     taken = threading.Event()
     thread = threading.Thread(target=lambda: (turns.acquire("other"), taken.set(), turns.release()))
     thread.start()

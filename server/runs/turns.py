@@ -9,17 +9,23 @@ address with many searches (a prankster's script) gets no more of the core than 
 """
 
 import threading
+import time
 from collections import OrderedDict, deque
 from contextlib import contextmanager
+
+# Seconds of searching, a slice after another, before a turn gives way again: each time costs
+# a lone fast run a turn of the worker's loop, and what waits on the loop waits this long at most.
+GIVE_WAY_EVERY = 0.005
 
 
 class Turns:
     """Grant one turn at a time: to the next waiting address in line, to its longest-waiting run."""
 
-    def __init__(self, give_way=lambda: None):
-        # Called as each turn begins: under gevent, gevent.idle, so that a search waits until
-        # the worker has nothing else to do (no socket to read or write, no timer due).
-        self._give_way = give_way
+    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic):
+        # Called as a turn begins, every so often: under gevent, gevent.idle, so that a search
+        # waits until the worker has nothing else to do (no socket to read or write, no timer due).
+        self._give_way, self._every, self._clock = give_way, every, clock
+        self._gave_way = clock()
         self._lock = threading.Lock()
         self._taken = False
         self._waiting = OrderedDict()  # address -> the Events of its waiting runs, in line
@@ -38,7 +44,9 @@ class Turns:
                 self._waiting.setdefault(address, deque()).append(granted)
         if granted is not None:
             granted.wait()  # the turn is handed over still taken
-        self._give_way()
+        if self._clock() - self._gave_way >= self._every:
+            self._give_way()
+            self._gave_way = self._clock()
 
     def release(self):
         """End a turn: hand it to the next address in line, which then goes to the back."""
