@@ -8,7 +8,19 @@ import { refusal } from "./refusals.js";
 import { recall, remember } from "./storage.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
-const VOTER = "knights-tour-voter:"; // a student's voter pass for a class, in this tab only
+// A student's voter pass, for the class it was given in: one a browser, whatever its tabs and
+// reloads, so that a student answers each question once.
+const VOTER = "knights-tour-voter";
+
+/** Return this browser's voter pass for class code, or null. */
+function voterFor(code) {
+  try {
+    const kept = JSON.parse(recall(VOTER) ?? "null");
+    return kept?.code === code && typeof kept.voter === "string" ? kept.voter : null;
+  } catch {
+    return null;
+  }
+}
 // The class another tab took from this one, and its ticket, in this tab only: reloaded (or
 // brought back by the browser after it discarded the tab), the tab follows that class and
 // never takes it back from the tab that leads it.
@@ -74,7 +86,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (state().run.status !== "idle" && before.role !== "student") playback.sendAll("stop");
     // The class's state arrives before the answer, and is taken as a student's.
     setClass({ role: "student", code: wanted, control: again ? before.control : null, ticket: again ? before.ticket : null,
-      voter: again ? before.voter : recall(VOTER + wanted, "session") });
+      voter: (again ? before.voter : null) ?? voterFor(wanted) });
     if (!again) polls.forget();
     // The ticket of the last join lets the page wait for its class, should the server have
     // restarted; its voter pass keeps its answer to the question open.
@@ -84,7 +96,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (answer.ok) {
       setClass({ role: "student", code: answer.code, ticket: answer.ticket ?? state().klass.ticket,
         waiting: Boolean(answer.waiting), voter: answer.voter ?? state().klass.voter });
-      if (answer.voter) remember(VOTER + answer.code, answer.voter, "session");
+      if (answer.voter) remember(VOTER, JSON.stringify({ code: answer.code, voter: answer.voter }));
       if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
     } else if (!answer.timedOut) {
       const why = refusal(answer);

@@ -132,3 +132,29 @@ def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(
     press(page.get_by_role("button", name="Reveal"))
     expect(page.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, class accuracy 75%.")
     expect(late.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, 1 right.")
+
+
+def test_two_tabs_of_one_browser_answer_as_one_student(instructor, open_page, site, browser):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    first = open_page(f"/?class={code}", until=FOLLOWING)
+    # A second tab in the same browser (its context): the same storage, so the same voter's pass.
+    second = first.context.new_page()
+    second.goto(f"{site.url}/?class={code}")
+    second.wait_for_function(FOLLOWING)
+    step_events(page, 3)
+    page.get_by_role("button", name="Ask the class").click()
+    square = next_square(site)
+    for tab in (first, second):
+        expect(tab.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+    click_square(first, square // 5, square % 5)
+    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 1 answer so far.")
+    click_square(second, square // 5, square % 5)
+    expect(second.locator("#poll-text")).to_contain_text("answered this question already")
+    # And a reload of a tab is the same student still, with the answer it gave.
+    second.reload()
+    second.wait_for_function(FOLLOWING)
+    expect(second.locator("#poll-text")).to_contain_text(f"Your answer: {square_name(square, 5, 5)}")
+    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 1 answer so far.")
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.locator("#poll-text")).to_have_text("100% had it right (1 of 1 answer).")
