@@ -21,6 +21,7 @@ import pytest
 
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
+from server.edge.guard import MADE_ROOM
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
@@ -833,6 +834,48 @@ def test_odd_values_each_get_an_answer(site, connect, raw):
     print(f"  the good client got {events:,} exact events meanwhile")
 
 
+def asks(wire, ack=1):
+    """Open a Socket.IO session on a Wire and send a request, as a page does; wait for its answer."""
+    wire.connect()
+    wire.send_text(f'42{ack}["pause"]')
+    assert "there is no run to pause" in wire.expect(lambda text: text.startswith(f"43{ack}"))
+
+
+def test_sockets_held_open_without_a_request_make_room_for_pages(production, connect, opened):
+    server = production("--max-per-address", "5")
+    with server:
+        warm_up(server)
+        watch = Watch(server)
+        good = Streaming(connect(server.url))
+        source = "127.0.0.4"  # the class's NAT: a script's sockets and the students' pages
+        held = [opened(Wire(server.port, source=source)) for _ in range(5)]
+        for wire in held:
+            wire.connect()  # a Socket.IO session, and then nothing
+        waits, pages = [], []
+        for n, wire in enumerate(held):
+            start = time.monotonic()
+            page = opened(Wire(server.port, source=source))
+            pages.append(page)
+            assert page.status == 101, f"page {n + 1} was refused"
+            asks(page)
+            waits.append(time.monotonic() - start)
+            # The oldest socket that never asked anything was closed to make room for it.
+            close = closing(wire.rest())
+            assert (close.close_code, close.payload[2:].decode()) == (POLICY_VIOLATION, MADE_ROOM)
+        # Five pages now, every one of which has asked something: the next is refused.
+        sixth = opened(Wire(server.port, source=source))
+        assert (
+            sixth.status == 429
+            and sixth.until_closed() == b"too many connections from your address (at most 5)"
+        )
+        for page in pages:
+            page.close()
+        events, _ = finished(good, watch)
+    longest = max(waits) * 1000
+    print(f"  5 sockets held open from {source}, each closed for a page: pages in {longest:.0f} ms at most;")
+    print(f"  then the 6th page got 429; the good client got {events:,} exact events meanwhile")
+
+
 def test_an_address_gets_at_most_max_per_address_websockets(production, connect, opened):
     # Default pings: the held connections stay open, however quiet, for the whole test.
     server = production("--max-per-address", "5")
@@ -843,6 +886,8 @@ def test_an_address_gets_at_most_max_per_address_websockets(production, connect,
         source = "127.0.0.4"
         held = [opened(Wire(server.port, source=source)) for _ in range(5)]
         assert [wire.status for wire in held] == [101] * 5
+        for wire in held:  # pages: each has sent a request, so none is closed to make room
+            asks(wire)
         start = time.monotonic()
         sixth = opened(Wire(server.port, source=source))
         body = sixth.until_closed()

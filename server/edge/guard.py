@@ -2,7 +2,7 @@
 
 import socket
 import threading
-from collections import Counter
+from collections import defaultdict
 
 from .limits import Buckets
 
@@ -14,6 +14,20 @@ HANDSHAKE_BURST = 500  # and at once
 MAX_BODY_BYTES = 64 * 1024  # the app takes no request bodies; Engine.IO refuses larger ones anyway
 MAX_WEBSOCKETS = 10_000  # open WebSocket connections in all (python -m server sets it from its file limit)
 FULL = "knights_tour.full"  # set in the environ of a connection the server has no room for
+SEAT = "knights_tour.seat"  # the environ's Seat of a WebSocket, which websocket.py fills in
+MADE_ROOM = (
+    "your network has too many connections open: this one, which never sent a request, made room for another"
+)
+
+
+class Seat:
+    """A WebSocket from an address: whether it has sent a request (a page, not a socket merely
+    held open), and how to close it once it is open."""
+
+    def __init__(self):
+        self.proven = False
+        self.close = None  # close(reason), set by the WebSocket once it is open
+        self.evicted = False
 
 
 class _ThenClose(list):
@@ -64,7 +78,7 @@ class Guard:
         self.max_websockets = max_websockets
         # Buckets has a length: an empty table is falsy, so compare with None.
         self.handshakes = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST) if handshakes is None else handshakes
-        self.open = Counter()  # address -> open WebSocket connections
+        self.seats = defaultdict(list)  # address -> its open WebSocket connections' Seats, oldest first
         self.total = 0  # open WebSocket connections from every address
         self._lock = threading.Lock()
 
@@ -85,12 +99,11 @@ class Guard:
             return _answer(
                 environ, start_response, "429 Too Many Requests", "too many new connections from your address"
             )
+        seat = environ[SEAT] = Seat()
         with self._lock:
-            if self.open[address] >= self.max_connections:
-                refused = True
-            else:
-                refused = False
-                self.open[address] += 1
+            refused = not self._make_room(address)
+            if not refused:
+                self.seats[address].append(seat)
                 self.total += 1
                 # A browser cannot read a refused handshake's answer: the connection goes on to
                 # Socket.IO, which refuses it with a sentence the page shows (connection.py).
@@ -109,6 +122,28 @@ class Guard:
         finally:
             with self._lock:
                 self.total -= 1
-                self.open[address] -= 1
-                if not self.open[address]:
-                    del self.open[address]
+                seats = self.seats[address]
+                seats.remove(seat)
+                if not seats:
+                    del self.seats[address]
+
+    def open(self, address):
+        """Return how many WebSockets an address holds open."""
+        with self._lock:
+            return len(self.seats.get(address, ()))
+
+    def _make_room(self, address):
+        """Tell whether an address may open one more WebSocket (the lock is held).
+
+        At its limit, the oldest of its connections that never sent a request is closed to make
+        room: behind a school's NAT, sockets held open by a script must not keep out its pages.
+        """
+        seats = self.seats.get(address, ())
+        if len(seats) - sum(seat.evicted for seat in seats) < self.max_connections:
+            return True
+        idle = next((seat for seat in seats if not (seat.proven or seat.evicted) and seat.close), None)
+        if idle is None:
+            return False
+        idle.evicted = True
+        idle.close(MADE_ROOM)
+        return True

@@ -9,6 +9,7 @@ from simple_websocket.errors import ConnectionClosed
 from wsproto.events import TextMessage
 from wsproto.frame_protocol import CloseReason
 
+from .guard import SEAT
 from .limits import FRAME_BURST, FRAME_RATE
 
 
@@ -26,6 +27,7 @@ class Socket(simple_websocket.Server):
         self.frame_rate, self.frame_burst = frame_rate, frame_burst
         self._frames, self._filled = float(frame_burst), time.monotonic()
         self._flooded = False
+        self.seat = environ.get(SEAT)  # see guard.py: marked once a request comes
         super().__init__(environ, **options)
 
     def send(self, data):
@@ -44,6 +46,8 @@ class Socket(simple_websocket.Server):
                 and self.incoming_message is None
                 and event.data.startswith("4")
             ):
+                if self.seat is not None and event.data.startswith("42"):
+                    self.seat.proven = True  # a Socket.IO event: a page's request
                 yield event  # a whole message: a request, counted as one (or an acknowledgement)
                 continue
             now = time.monotonic()
@@ -103,6 +107,8 @@ def bounded(base, max_bytes, timeout):
             environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
             self.ws = Socket(environ, max_message_size=max_bytes, **self.server_args)
             self.ws.sock.settimeout(timeout)
+            if self.ws.seat is not None:
+                self.ws.seat.close = lambda reason, ws=self.ws: ws.close(CloseReason.POLICY_VIOLATION, reason)
             answer = self.app(self)
             if self.ws.mode == "gunicorn":
                 raise StopIteration()  # gunicorn's way of knowing the connection is taken
