@@ -666,6 +666,19 @@ def test_connect_and_disconnect_events_are_refused_and_do_not_refill_the_rate_li
     print(f"  the good client got {events:,} exact events meanwhile")
 
 
+def send_flat_out(wire, data):
+    """Send data as fast as the socket takes it, until all is sent or the server stops reading;
+    return how many bytes went."""
+    data, sent = memoryview(data), 0
+    wire.sock.settimeout(0.5)
+    try:
+        while sent < len(data):
+            sent += wire.sock.send(data[sent : sent + (1 << 16)])
+    except OSError:
+        pass  # reset, or nothing more taken for half a second: the server has stopped reading
+    return sent
+
+
 def test_a_flood_is_disconnected_and_the_worker_is_idle_soon_after(site, connect, opened):
     watch = Watch(site)
     good = Streaming(connect(site.url))
@@ -673,14 +686,9 @@ def test_a_flood_is_disconnected_and_the_worker_is_idle_soon_after(site, connect
     wire = opened(Wire(site.port))
     wire.connect()
     # 300,000 small requests, sent as fast as the socket takes them.
-    flood = memoryview(b"".join(text_frame(f'42{n}["pause"]') for n in range(300_000)))
-    sent, start = 0, time.monotonic()
-    wire.sock.settimeout(0.5)
-    try:
-        while sent < len(flood):
-            sent += wire.sock.send(flood[sent : sent + (1 << 16)])
-    except OSError:
-        pass  # reset, or nothing more taken for half a second: the server has stopped reading
+    flood = b"".join(text_frame(f'42{n}["pause"]') for n in range(300_000))
+    start = time.monotonic()
+    sent = send_flat_out(wire, flood)
     gone(site.worker, wire.address, 10)
     left = time.monotonic()
     hung_up = left - start  # at most: the server may have let go while the flooder was still sending
@@ -732,14 +740,9 @@ def test_a_flood_of_frames_that_are_not_requests_is_closed_at_once(site, connect
     good.goes_on()
     wire = opened(Wire(site.port))
     wire.connect()
-    burst = memoryview(flood * (200_000 // len(flood) + 1))
-    sent, start = 0, time.monotonic()
-    wire.sock.settimeout(0.5)
-    try:
-        while sent < len(burst):
-            sent += wire.sock.send(burst[sent : sent + (1 << 16)])
-    except OSError:
-        pass  # reset, or nothing more taken for half a second: the server has stopped reading
+    burst = flood * (200_000 // len(flood) + 1)
+    start = time.monotonic()
+    sent = send_flat_out(wire, burst)
     gone(site.worker, wire.address, 10)
     hung_up = time.monotonic() - start
     close = closing(wire.rest())
