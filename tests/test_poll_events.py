@@ -404,11 +404,13 @@ def test_ending_a_class_forgets_its_polls(people):
     assert teacher.call("class_end")["ok"] is True
     # Nothing of the class's polls holds up its instructor's run any more.
     assert teacher.call("resume") == {"ok": True}
-    back = people()
-    claim = back.call("class_claim", {"code": opened["code"], "token": opened["token"]})
-    assert claim["ok"] is True and claim["poll"] is None and claim["history"] == [] and claim["answered"] == 0
-    start_paused(back, steps=1)
-    assert back.call("poll_open")["poll"]["id"] == 1
+    # Its token opens nothing now; the instructor's next class asks its questions afresh.
+    claim = people().call("class_claim", {"code": opened["code"], "token": opened["token"]})
+    assert (claim["ok"], claim["code"]) == (False, "class.ended")
+    assert teacher.call("class_open")["ok"] is True
+    start_paused(teacher, steps=1)
+    assert teacher.call("poll_open")["poll"]["id"] == 1
+    assert teacher.call("class_end")["ok"] is True
 
 
 def test_the_instructor_is_sent_a_count_five_times_a_second_at_most(people):
