@@ -236,7 +236,10 @@ def join(client, code):
 
 
 NO_CLASS = "there is no class with that code: check it with your instructor"
-NETWORK_WAITS_6 = "too many wrong class codes from your network: wait 6 seconds before trying again"
+NETWORK_WAITS_6 = (
+    "too many wrong class codes from your network: wait 6 seconds before trying again, "
+    "or open the class's link or QR code"
+)
 WRONG_TOKEN = "that token does not match the class: only the instructor who started this class can control it"
 
 
@@ -381,7 +384,8 @@ def test_the_limits_on_wrong_codes_are_configurable(serve, connect):
     )
     assert second.call("class_join", {"code": "ZZZZZ"})["error"] == NO_CLASS
     assert third.call("class_join", {"code": "ZZZZZ"})["error"] == (
-        "too many wrong class codes from your network: wait 60 seconds before trying again"
+        "too many wrong class codes from your network: wait 60 seconds before trying again, "
+        "or open the class's link or QR code"
     )
     for each in (first, second, third):
         each.close()

@@ -59,7 +59,8 @@ def test_an_address_has_a_burst_then_a_slow_refill(clock):
         assert refusal(guesses, f"student {n}", "10.0.0.1") is None
         guesses.failed(f"student {n}", "10.0.0.1")
     assert refusal(guesses, "a new page", "10.0.0.1") == (
-        "too many wrong class codes from your network: wait 6 seconds before trying again"
+        "too many wrong class codes from your network: wait 6 seconds before trying again, "
+        "or open the class's link or QR code"
     )
     assert refusal(guesses, "elsewhere", "10.0.0.2") is None  # other addresses are not affected
     clock.advance(5.9)

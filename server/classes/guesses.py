@@ -119,7 +119,7 @@ class Guesses:
                 raise Refusal(
                     "class.wait_network",
                     f"too many wrong class codes from your network: wait {_seconds(wait)} "
-                    "before trying again",
+                    "before trying again, or open the class's link or QR code",
                     seconds=whole_seconds(wait),
                 )
 

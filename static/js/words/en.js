@@ -89,7 +89,7 @@ export const EN = {
   "refusal.class.no_such_class": "There is no class with that code: check it with your instructor.",
   "refusal.class.ended": "That class has ended.",
   "refusal.class.wait": { one: "Too many wrong class codes: wait {n} second before trying again.", other: "Too many wrong class codes: wait {n} seconds before trying again." },
-  "refusal.class.wait_network": { one: "Too many wrong class codes from your network: wait {n} second.", other: "Too many wrong class codes from your network: wait {n} seconds." },
+  "refusal.class.wait_network": { one: "Too many wrong class codes from your network: wait {n} second, or open the class's link or QR code.", other: "Too many wrong class codes from your network: wait {n} seconds, or open the class's link or QR code." },
   "refusal.class.wrong_token": "Only the instructor who started this class can control it.",
   "refusal.class.following": "You are following class {code}: only its instructor controls the run. Leave the class to explore on your own board.",
   "refusal.class.leading": "You lead class {code}: you cannot follow another.",

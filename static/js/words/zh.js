@@ -89,7 +89,7 @@ export const ZH = {
   "refusal.class.no_such_class": "没有这个代码的课堂：请向教师核对。",
   "refusal.class.ended": "该课堂已经结束。",
   "refusal.class.wait": { one: "错误的课堂代码太多：请等待 {n} 秒后再试。", other: "错误的课堂代码太多：请等待 {n} 秒后再试。" },
-  "refusal.class.wait_network": { one: "你的网络发送的错误课堂代码太多：请等待 {n} 秒。", other: "你的网络发送的错误课堂代码太多：请等待 {n} 秒。" },
+  "refusal.class.wait_network": { one: "你的网络发送的错误课堂代码太多：请等待 {n} 秒，或打开课堂链接、扫描二维码。", other: "你的网络发送的错误课堂代码太多：请等待 {n} 秒，或打开课堂链接、扫描二维码。" },
   "refusal.class.wrong_token": "只有开设本课堂的教师才能控制它。",
   "refusal.class.following": "你正在跟随课堂 {code}：只有教师能控制运行。离开课堂即可在自己的棋盘上探索。",
   "refusal.class.leading": "你正在主持课堂 {code}：不能跟随其他课堂。",
