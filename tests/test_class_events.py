@@ -327,6 +327,25 @@ def test_a_pass_is_no_guess_so_a_network_out_of_guesses_still_gets_in(at, clock,
     assert answer == refused("class.wait_network", NETWORK_WAITS_6, seconds=6)
 
 
+def test_a_pass_of_an_ended_class_whose_code_went_to_another_is_a_guess(at, clock, app, monkeypatch):
+    hall = "203.0.113.9"
+    teacher = at(hall)
+    opened = teacher.emit("class_open", callback=True)
+    code, token, ticket = opened["code"], opened["token"], opened["ticket"]
+    assert teacher.emit("class_end", callback=True)["ok"] is True
+    # The code is given to the next class (a guesser could collect such passes by the thousand).
+    monkeypatch.setattr(classes(app), "_new_code", lambda: code)
+    assert at("192.0.2.1").emit("class_open", callback=True)["code"] == code
+    wrong = wrong_codes(code)
+    for _ in range(25):
+        prankster = at(hall)
+        for _ in range(4):
+            assert join(prankster, next(wrong)) == refused("class.no_such_class", NO_CLASS)
+    waiting = refused("class.wait_network", NETWORK_WAITS_6, seconds=6)
+    assert at(hall).emit("class_join", {"code": code, "ticket": ticket}, callback=True) == waiting
+    assert at(hall).emit("class_claim", {"code": code, "token": token}, callback=True) == waiting
+
+
 def test_an_ended_class_stays_ended(at):
     teacher, student = at("192.0.2.1"), at("203.0.113.9")
     opened = teacher.emit("class_open", callback=True)

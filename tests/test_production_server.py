@@ -755,6 +755,20 @@ def test_a_flood_of_frames_that_are_not_requests_is_closed_at_once(site, connect
     print(f"  the good client got {events:,} exact events meanwhile")
 
 
+def test_messages_before_the_socketio_connect_close_the_connection(site, connect, opened):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    wire = opened(Wire(site.port))
+    wire.expect(lambda text: text.startswith("0"))  # Engine.IO's open; no Socket.IO connect follows
+    start = time.monotonic()
+    for _ in range(3):
+        wire.send_text("4ab")  # a message, but no request of a connected client: never counted
+    wire.rest()
+    closed = time.monotonic() - start
+    events, _ = finished(good, watch)
+    print(f"  closed {closed * 1000:.0f} ms after its first message; the good client got {events:,} events")
+
+
 def test_frames_within_the_rate_are_answered_as_ever(site, connect, opened):
     wire = opened(Wire(site.port))
     wire.connect()

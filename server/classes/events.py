@@ -27,7 +27,7 @@ NOT_FOLLOWING = "you are not following a class"
 
 def _guessed(lookup, proven):
     """Return lookup(), a class found by a code the client sent, counted as a guess at codes
-    unless the client proved it knows the code (with a pass the server signed for it)."""
+    unless the client proved it knows the code (with a pass of the class that has it now)."""
     if proven:
         # A token or ticket is no guess: the limits on guessing, which a school's NAT shares,
         # must not keep out the instructor, a returning student or a student with the link.
@@ -145,7 +145,7 @@ def on_class_claim(data=None):
     # A claim tells whether a code names a class (by its error) as a join does.
     claim = _guessed(
         lambda: registry.claim(sid, code, token, directory().exists, directory().ended),
-        code and registry.passes.leads(code, token),
+        code and registry.proves(code, registry.passes.leads(code, token), directory().exists),
     )
     klass = claim.klass
     _ensure_reaper()
@@ -219,7 +219,7 @@ def on_class_join(data=None):
     code, ticket = normal(data["code"]), data.get("ticket")
     klass = _guessed(
         lambda: registry.follow(sid, code, directory().exists, ticket, directory().ended),
-        code and registry.passes.admits(code, ticket),
+        code and registry.proves(code, registry.passes.admits(code, ticket), directory().exists),
     )
     # A code that names a class, or one its ticket proves: a code to sign.
     code = klass.code if klass is not None else code

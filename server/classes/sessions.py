@@ -396,6 +396,19 @@ class Classes:
                 klass.second_sid = None
         return klass
 
+    def proves(self, code, nonce, elsewhere=lambda code: False):
+        """Tell whether a pass (a token or a ticket) of the class of this code and nonce shows
+        that its holder knows the code of the class open now: it is that class's, or no class has
+        the code (its holder waits for its own to come back). Another process's class cannot be
+        checked (elsewhere(code): one has it), nor can one that ended and gave its code to
+        another: such a pass proves nothing."""
+        if nonce is None:
+            return False
+        klass = self._by_code.get(code)
+        if klass is not None:
+            return not klass.remote and klass.nonce == nonce
+        return not elsewhere(code)
+
     def was_ended(self, code, nonce, elsewhere=lambda code, nonce: False):
         """Tell whether the class of this code and nonce was ended, here or elsewhere."""
         return (code, nonce) in self._ended or elsewhere(code, nonce)

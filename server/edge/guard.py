@@ -101,7 +101,8 @@ class Guard:
             )
         seat = environ[SEAT] = Seat()
         with self._lock:
-            refused = not self._make_room(address)
+            room, idle = self._make_room(address)
+            refused = not room
             if not refused:
                 self.seats[address].append(seat)
                 self.total += 1
@@ -109,6 +110,8 @@ class Guard:
                 # Socket.IO, which refuses it with a sentence the page shows (connection.py).
                 if self.total > self.max_websockets:
                     environ[FULL] = self.max_websockets
+        if idle is not None:
+            idle.close(MADE_ROOM)  # outside the lock, and without waiting on its peer
         if refused:
             return _answer(
                 environ,
@@ -133,17 +136,17 @@ class Guard:
             return len(self.seats.get(address, ()))
 
     def _make_room(self, address):
-        """Tell whether an address may open one more WebSocket (the lock is held).
+        """Return whether an address may open one more WebSocket, and the Seat to close to make
+        room for it, if any (the lock is held).
 
         At its limit, the oldest of its connections that never sent a request is closed to make
         room: behind a school's NAT, sockets held open by a script must not keep out its pages.
         """
         seats = self.seats.get(address, ())
         if len(seats) - sum(seat.evicted for seat in seats) < self.max_connections:
-            return True
+            return True, None
         idle = next((seat for seat in seats if not (seat.proven or seat.evicted) and seat.close), None)
         if idle is None:
-            return False
+            return False, None
         idle.evicted = True
-        idle.close(MADE_ROOM)
-        return True
+        return True, idle

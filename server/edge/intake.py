@@ -145,7 +145,9 @@ def install(server, buckets, max_bytes):
                 connection.close(wait=False)
             return
         if sid is None:
-            return  # not connected: nobody to answer
+            # Anything but the connect before it: no page does that, and it would go uncounted.
+            server.eio.disconnect(eio_sid)
+            return
         if head is not None and awaited(head, sid):
             return handle(eio_sid, data)  # the answer to one of the server's own calls
         ack = _ack(head) if head else None

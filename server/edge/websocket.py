@@ -77,6 +77,19 @@ class Socket(simple_websocket.Server):
             self.event.set()
         return keep_going
 
+    def drop(self, message):
+        """Close from another connection's thread, without waiting: the close frame goes only if
+        the socket takes it at once (a peer that reads nothing must not hold up the closer)."""
+        try:
+            self.sock.settimeout(0)
+            self.close(CloseReason.POLICY_VIOLATION, message)
+        except Exception:  # another thread is writing to it: shutting it is enough
+            self.connected = False
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
     def close(self, reason=None, message=None):
         """Send a close frame, then shut the socket so its reader ends now, not at the peer's will."""
         try:
@@ -108,7 +121,7 @@ def bounded(base, max_bytes, timeout):
             self.ws = Socket(environ, max_message_size=max_bytes, **self.server_args)
             self.ws.sock.settimeout(timeout)
             if self.ws.seat is not None:
-                self.ws.seat.close = lambda reason, ws=self.ws: ws.close(CloseReason.POLICY_VIOLATION, reason)
+                self.ws.seat.close = self.ws.drop
             answer = self.app(self)
             if self.ws.mode == "gunicorn":
                 raise StopIteration()  # gunicorn's way of knowing the connection is taken
