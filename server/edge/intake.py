@@ -146,7 +146,9 @@ def install(server, buckets, max_bytes):
             return
         if sid is None:
             # Anything but the connect before it: no page does that, and it would go uncounted.
-            server.eio.disconnect(eio_sid)
+            # (As for a disconnect above, no waiting for the writer to drain.)
+            if connection is not None:
+                connection.close(wait=False)
             return
         if head is not None and awaited(head, sid):
             return handle(eio_sid, data)  # the answer to one of the server's own calls
