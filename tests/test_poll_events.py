@@ -80,9 +80,15 @@ def answer(student, poll, square):
     }
 
 
-def counted(teacher, poll, n):
-    """Wait until the instructor's last count of answers to a question is n."""
-    return wait_for(lambda: teacher.named("poll_count")[-1:] == [{"id": poll["id"], "answered": n}])
+def counted(teacher, poll, n, late=0):
+    """Wait until the instructor's last count of answers to a question is n (and late, from voters
+    who joined after it was asked)."""
+    return wait_for(
+        lambda: (
+            [(c["id"], c["answered"], c["late"]) for c in teacher.named("poll_count")[-1:]]
+            == [(poll["id"], n, late)]
+        )
+    )
 
 
 def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(people, live_server):
@@ -92,6 +98,7 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
     assert wait_for(lambda: all(len(s.followed()[0]) >= 5 for s in students))
     asked = teacher.call("poll_open")
     assert asked["ok"] is True
+    assert (asked["answered"], asked["late"], asked["present"]) == (0, 0, 3), "the count as it starts"
     poll, player = asked["poll"], runs(live_server.app).get(teacher.sid)
     at = poll["at"]
     assert player.state() == "paused" and player.events == at
@@ -119,6 +126,8 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
         "kind": kind,
         "counts": sorted([[right, 2], [wrong, 1]]),
         "answered": 3,
+        "late": 0,
+        "present": 3,
         "right": 2,
     }
     assert revealed == {"ok": True, "result": result}
@@ -310,7 +319,8 @@ def test_a_late_joiner_is_asked_too(people):
     assert joined["ok"] is True and joined["answer"] is None
     assert late.named("class_state")[-1]["poll"] == poll
     answer(late, poll, 5)
-    assert counted(teacher, poll, 1)
+    # Its answer is taken, and counted apart: it joined after the question was asked.
+    assert counted(teacher, poll, 0, late=1)
     teacher.call("poll_reveal", {"id": poll["id"]})
     newest = people()
     newest.call("class_join", {"code": opened["code"]})
@@ -345,7 +355,32 @@ def test_a_student_who_comes_back_gets_its_answer_and_cannot_answer_again(people
     given = forger.call("class_join", {"code": code, "voter": other_pass})
     assert given["voter"] != other_pass and given["answer"] is None
     answer(forger, poll, 12)
-    assert teacher.call("poll_reveal", {"id": poll["id"]})["result"]["counts"] == [[7, 1], [12, 1]]
+    result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
+    assert (result["counts"], result["late"]) == ([[7, 1]], 1), "the forger's pass is new: counted apart"
+
+
+def test_pages_that_join_once_a_question_is_asked_cannot_outvote_the_class(people):
+    teacher, students = people(), [people() for _ in range(3)]
+    opened, joined = open_class(teacher, *students)
+    start_paused(teacher, steps=2)
+    poll = teacher.call("poll_open")["poll"]
+    right, _ = move_after(poll["at"])
+    answer(students[0], poll, right)
+    # A student whose connection drops comes back during the question with its pass: still present.
+    students[1].close()
+    back = people()
+    assert back.call("class_join", {"code": opened["code"], "voter": joined[1]["voter"]})["answer"] is None
+    answer(back, poll, right)
+    # A script joins many times once the question is open, each time answering the same wrong square.
+    for _ in range(6):
+        script = people()
+        assert script.call("class_join", {"code": opened["code"]})["ok"] is True
+        answer(script, poll, poll["square"])
+    assert counted(teacher, poll, 2, late=6)
+    assert teacher.named("poll_count")[-1]["present"] == 3, "the students following when it was asked"
+    result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
+    assert (result["counts"], result["answered"], result["right"]) == ([[right, 2]], 2, 2)
+    assert (result["late"], result["present"]) == (6, 3)
 
 
 def test_the_question_outlives_the_instructors_connection(people, live_server):

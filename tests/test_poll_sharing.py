@@ -2,7 +2,7 @@
 
 import json
 
-from server.classes.directory import CHANNEL
+from server.classes.directory import CHANNEL, STUDENTS_KEY
 from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
@@ -25,9 +25,11 @@ def answered(student, poll, square):
     assert reply == {"ok": True, "id": poll["id"], "square": square}
 
 
-def counted(teacher, poll, n):
-    """Wait until the instructor's last count of answers to a question is n."""
-    return wait_for(lambda: teacher.named("poll_count")[-1:] == [{"id": poll["id"], "answered": n}], 10)
+def counted(teacher, poll, n, late=0):
+    """Wait until the instructor's last count of answers to a question is n (and late, from voters
+    who joined after it was asked)."""
+    last = lambda: [(c["id"], c["answered"], c["late"]) for c in teacher.named("poll_count")[-1:]]  # noqa: E731
+    return wait_for(lambda: last() == [(poll["id"], n, late)], 10)
 
 
 # connect comes first so that its clients close after the processes have stopped.
@@ -40,6 +42,10 @@ def test_students_on_another_process_answer_once_each_and_are_counted_once(clust
     joined(here, code)
     voter = joined(there, code)["voter"]
     joined(also, code)
+    # Each process tells the owner, at its heartbeat, how many follow the class through it: the
+    # question counts the students present on every process.
+    told = lambda: [value.split()[0] for value in cluster.redis.client.hvals(STUDENTS_KEY.format(code))]  # noqa: E731
+    assert wait_for(lambda: told() == [b"2"], 15)
     run = teacher.call("start", RUN)["run"]
     assert teacher.call("step") == {"ok": True}
     assert wait_for(lambda: len(there.followed()[0]) == 1, 10)
@@ -71,6 +77,7 @@ def test_students_on_another_process_answer_once_each_and_are_counted_once(clust
 
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
     assert result["answered"] == 3 and result["counts"] == [[3, 1], [7, 1], [12, 1]]
+    assert (result["present"], result["late"]) == (3, 0)
     assert wait_for(lambda: there.named("poll_revealed") == [result] == also.named("poll_revealed"), 10)
     # The move plays for the students on the other process too; the question is closed there.
     assert wait_for(lambda: len(there.followed()[0]) == 2, 10)
@@ -93,11 +100,12 @@ def test_a_student_joining_through_another_process_is_asked_the_open_question(cl
     assert joined(late, code)["answer"] is None
     assert late.named("class_state")[-1]["poll"] == poll
     answered(late, poll, 0)
-    assert counted(teacher, poll, 1)
+    # It joined after the question was asked: its answer is counted apart, not in the share.
+    assert counted(teacher, poll, 0, late=1)
     reply = late.call("poll_answer", {"id": poll["id"], "square": 0})
     assert reply == refused("question.answered", ANSWERED)
     # Its board is known there too: a square off it is refused by the student's own process.
     off = late.call("poll_answer", {"id": poll["id"], "square": 25})
     assert off == refused("question.bad_square", "square must be a square of the board")
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
-    assert (result["answer"], result["kind"], result["right"]) == (0, "visit", 1)
+    assert (result["answer"], result["kind"], result["right"], result["late"]) == (0, "visit", 0, 1)

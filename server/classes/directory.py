@@ -15,6 +15,7 @@ that fails raises Unavailable, whose message a handler sends back.
 import json
 import logging
 import secrets
+import time
 
 import redis
 
@@ -24,6 +25,7 @@ from ..replies import Refusal
 CHANNEL = "knights-tour:welcome"
 KEY = "knights-tour:class:{}"
 ENDED_KEY = "knights-tour:ended:{}:{}"
+STUDENTS_KEY = "knights-tour:students:{}"  # a hash: process -> "<students there> <when counted>"
 ENDED_TTL_SECONDS = 30 * 24 * 3600  # how long an ended class's token and tickets are refused
 UNAVAILABLE = (
     "classes are unavailable right now: the server cannot reach its message queue; try again in a moment"
@@ -75,6 +77,12 @@ class NoDirectory:
 
     def missing(self, codes):
         return set()
+
+    def count_students(self, counts):
+        pass
+
+    def students(self, code):
+        return 0
 
     def ask_welcome(self, code, sid=None):
         pass
@@ -144,6 +152,26 @@ class RedisDirectory:
         for code in codes:
             pipe.exists(KEY.format(code))
         return {code for code, found in zip(codes, self._ask(pipe.execute), strict=True) if not found}
+
+    def count_students(self, counts):
+        """Tell the owners how many students follow their classes through this process ({code: n})."""
+        if not counts:
+            return
+        now = time.time()
+        pipe = self.redis.pipeline(transaction=False)
+        for code, n in counts.items():
+            pipe.hset(STUDENTS_KEY.format(code), self.owner, f"{n} {now}")
+            pipe.pexpire(STUDENTS_KEY.format(code), self.ttl_ms)
+        self._ask(pipe.execute)
+
+    def students(self, code):
+        """Return how many students follow a class through the other processes, as they last told."""
+        fresh = time.time() - self.ttl_ms / 1000
+        counted = self._ask(lambda: self.redis.hvals(STUDENTS_KEY.format(code)))
+        # A process that died stops telling: its count is dropped once it is older than a key lives.
+        return sum(
+            int(n) for n, when in (value.decode().split() for value in counted) if float(when) >= fresh
+        )
 
     def ask_welcome(self, code, sid=None):
         """Ask a class's owner to send its state to a joining student (None: to all it has here)."""

@@ -169,12 +169,12 @@ def on_class_claim(data=None):
             for follower in admitted:
                 socketio.emit("class_state", klass.welcome(), to=follower)
         welcome = klass.welcome()
-        answered, history = klass.polls.answered(), klass.polls.results()
+        count, history = klass.polls.answered(), klass.polls.results()
     return {
         **welcome,
         "ticket": registry.ticket(klass),
         "followers": len(klass.followers),
-        "answered": answered,
+        **(count or {"answered": 0, "late": 0, "present": None}),
         "history": history,
     }
 

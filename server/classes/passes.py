@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import os
 import secrets
+import time
 from pathlib import Path
 
 SECRET_FILE = "class-secret"  # in the app's instance folder, made on first use
@@ -42,7 +43,8 @@ class Passes:
     The nonce is the class's own: a later class given the same code has another, so the passes
     of an ended class open nothing of the next one. A voter's pass carries the student's own id
     in its place: bound to the code alone, it can be checked by every process sharing the secret,
-    which know another process's class by its code.
+    which know another process's class by its code. The id begins with the millisecond the pass
+    was issued, in hex, so that any process can tell a voter who joined after a question was asked.
     """
 
     def __init__(self, secret):
@@ -65,9 +67,18 @@ class Passes:
         """Return a follower's ticket of a class: proof that this class was open."""
         return self._sign("follow", code, nonce)
 
-    def voter(self, code):
+    def voter(self, code, now=time.time):
         """Return a new voter's pass of a class: one student's, to answer each question once."""
-        return self._sign("vote", code, secrets.token_urlsafe(9))
+        return self._sign("vote", code, f"{int(now() * 1000):x}-{secrets.token_urlsafe(9)}")
+
+    @staticmethod
+    def issued(voter_id):
+        """Return the millisecond (Unix time) a voter's pass was issued, 0 for one that does not say."""
+        head, dash, _ = voter_id.partition("-")
+        try:
+            return int(head, 16) if dash else 0
+        except ValueError:
+            return 0
 
     def _nonce(self, purpose, code, given):
         """Return the nonce of a valid pass, or None."""

@@ -117,6 +117,7 @@ def on_poll_open(data=None):
     with klass.lock:
         player = _asked_about(klass)
         was = player.state()
+    present = _present(klass)
     # Paused before looking ahead, so that the move asked about is the next one the room sees.
     player.pause()
     _tell_room(klass, player)
@@ -132,7 +133,9 @@ def on_poll_open(data=None):
             refused = exc
         else:
             started = klass.main.started
-            poll = klass.polls.pose(started["run"], ahead["events"], move, board_squares(started), series)
+            poll = klass.polls.pose(
+                started["run"], ahead["events"], move, board_squares(started), series, present=present
+            )
             socketio.emit("poll_opened", poll.question(), to=klass.room)
     if refused is not None:
         # A refused question changes nothing: the run goes on as it went.
@@ -140,7 +143,17 @@ def on_poll_open(data=None):
             GOING[was](player)
             _tell_room(klass, player)
         raise refused
-    return {"poll": poll.question()}
+    return {"poll": poll.question(), **poll.count()}
+
+
+def _present(klass):
+    """Return how many students follow a class, through every process (through this one alone
+    while Redis does not answer)."""
+    try:
+        elsewhere = directory().students(klass.code)
+    except Unavailable:
+        elsewhere = 0
+    return classes().students(klass) + elsewhere
 
 
 @socketio.on("poll_answer")
@@ -197,7 +210,7 @@ def _send_count(klass):
     with klass.lock:
         poll, sid = klass.polls.open, klass.instructor
         if poll is not None and sid is not None:
-            payload = {"id": poll.id, "answered": len(poll.answers)}
+            payload = {"id": poll.id, **poll.count()}
             socketio.emit("poll_count", payload, to=sid, ignore_queue=True)  # connected here
 
 

@@ -5,11 +5,13 @@ class keeps a book too, of what it heard: the open question, the board's size, a
 given through it, so that it can check them before forwarding them to the owner.
 """
 
+import time
 from collections import Counter, deque
 
 from ..engine.search import FOUND, VISIT
 from ..replies import Refusal
 from ..wire import MAX_SIDE
+from .passes import Passes
 
 HISTORY = 200  # revealed results a class keeps, the oldest dropped first
 MAX_SERIES = 20
@@ -83,13 +85,48 @@ def prediction(ahead):
 
 
 class Poll:
-    """One question: where the run stands, its next move (if known here), and answers by voter."""
+    """One question: where the run stands, its next move (if known here), and answers by voter.
 
-    def __init__(self, id, run, at, square, index, of, series, *, answer=None, kind=None, squares=None):
+    The owner's copy also knows when it was asked and how many students followed the class
+    then: a voter whose pass was issued later joined after the question, and is counted apart.
+    """
+
+    def __init__(
+        self,
+        id,
+        run,
+        at,
+        square,
+        index,
+        of,
+        series,
+        *,
+        answer=None,
+        kind=None,
+        squares=None,
+        asked=None,
+        present=None,
+    ):
         self.id, self.run, self.at, self.square = id, run, at, square
         self.index, self.of, self.series = index, of, series
         self.answer, self.kind, self.squares = answer, kind, squares
+        self.asked, self.present = asked, present
         self.answers = {}  # voter -> square
+
+    def late(self, voter):
+        """Tell whether a voter's pass was issued once the question was asked (never, as heard
+        from another process, which does not say when)."""
+        return self.asked is not None and Passes.issued(voter) >= self.asked
+
+    def tally(self):
+        """Return (answers of the voters present when it was asked, by square; answers of later ones)."""
+        counts, late = Counter(), 0
+        for voter, square in self.answers.items():
+            if self.late(voter):
+                late += 1
+            else:
+                counts[square] += 1
+        return counts, late
 
     @classmethod
     def heard(cls, question, squares):
@@ -109,15 +146,21 @@ class Poll:
             "series": self.series,
         }
 
+    def count(self):
+        """Return how many have answered: those present when it was asked, those who joined later,
+        and how many students followed the class when it was asked."""
+        counts, late = self.tally()
+        return {"answered": counts.total(), "late": late, "present": self.present}
+
     def result(self):
-        """Return the question with its answer and how the class answered."""
-        counts = Counter(self.answers.values())
+        """Return the question with its answer and how the class answered (late voters apart)."""
+        counts, _ = self.tally()
         return {
             **self.question(),
+            **self.count(),
             "answer": self.answer,
             "kind": self.kind,
             "counts": [[square, n] for square, n in sorted(counts.items())],
-            "answered": len(self.answers),
             "right": counts[self.answer],
         }
 
@@ -138,18 +181,19 @@ class PollBook:
         return self.open.question() if self.open is not None else None
 
     def answered(self):
-        """Return how many have answered the open question (0 with none open)."""
-        return len(self.open.answers) if self.open is not None else 0
+        """Return how many have answered the open question, as Poll.count() (None with none open)."""
+        return self.open.count() if self.open is not None else None
 
     def results(self):
         """Return the results of the revealed questions, oldest first."""
         return list(self.history)
 
-    def pose(self, run, at, move, squares, series=None):
+    def pose(self, run, at, move, squares, series=None, *, present=None, asked=None):
         """Open a question about the move (square, answer, kind) that follows event `at` of run.
 
         series: start a series of that many questions; None goes on with an unfinished series,
-        or asks a single question.
+        or asks a single question. present: how many students follow the class now; asked: the
+        millisecond it is asked (Unix time), now if None.
         """
         if self.open is not None:
             raise Refusal("question.open_already", ALREADY_OPEN)
@@ -170,6 +214,8 @@ class PollBook:
             answer=answer,
             kind=kind,
             squares=squares,
+            asked=int(time.time() * 1000) if asked is None else asked,
+            present=present,
         )
         return self.open
 

@@ -306,6 +306,11 @@ class Classes:
         """Return the id a follower answers questions as (a page that joined without: its sid's)."""
         return self._voters.get(sid) or f"sid:{sid}"
 
+    def students(self, klass):
+        """Return how many students follow a class here: its followers' voters (a browser's tabs are one)."""
+        with self._lock:
+            return len({self._voters.get(sid) or sid for sid in list(klass.followers)})
+
     def admit(self, klass):
         """Make the pages waiting for this class (not an earlier one of its code) its followers.
 

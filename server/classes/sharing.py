@@ -125,6 +125,9 @@ def _check(registry, shared, missing, grace, let_go):
     for code in shared.renew([klass.code for klass in owned]):
         let_go(code)
     gone = shared.missing([klass.code for klass in remote])
+    shared.count_students(
+        {klass.code: registry.students(klass) for klass in remote if klass.code not in gone}
+    )
     # A key may be missing for a while with its owner alive: Redis restarted and lost every key,
     # or hung for longer than keys live. Its owner puts it back at its next beat, or the one
     # after if that beat had to wait for Redis: only a key missing longer has no owner.

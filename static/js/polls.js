@@ -2,10 +2,16 @@
 // square, and the reveal shows the class's answers over the board before the move plays.
 import { refusal } from "./refusals.js";
 
-// open: the question asked now; mine: this student's answer to it; answered: how many have
-// answered it (the instructor's count); result: the last question revealed; history: every
-// result this page saw, each with the student's own answer (mine); note: the last refusal.
-export const NO_POLL = { open: null, mine: null, answered: 0, result: null, history: [], note: null };
+// open: the question asked now; mine: this student's answer to it; answered: how many of the
+// students following when it was asked (present, null if not known) have answered it, and late:
+// how many who joined after (not counted), both the instructor's count; result: the last question
+// revealed; history: every result this page saw, each with the student's own answer (mine);
+// note: the last refusal.
+const NO_COUNT = { answered: 0, late: 0, present: null };
+export const NO_POLL = { open: null, mine: null, ...NO_COUNT, result: null, history: [], note: null };
+
+/** Return the counts of an answer, news or result: answered, late, present. */
+const countOf = ({ answered = 0, late = 0, present = null }) => ({ answered, late, present });
 
 /** Return the share of right answers in results, or null if nobody answered. */
 export function accuracy(results) {
@@ -27,13 +33,13 @@ export function seriesGoesOn(history) {
 
 /** Return the results as CSV: one row of anonymous tallies per question. name(square) names squares. */
 export function resultsCsv(history, name) {
-  const rows = [["question", "series", "in_series", "of", "event", "from", "answer", "move", "answered", "right",
-    "share_right", "answers"]];
+  const rows = [["question", "series", "in_series", "of", "event", "from", "answer", "move", "present", "answered",
+    "right", "share_right", "late", "answers"]];
   for (const r of history) {
     const share = r.answered ? (r.right / r.answered).toFixed(3) : "";
     const tally = r.counts.map(([square, n]) => `${name(square)}:${n}`).join(" ");
-    rows.push([r.id, r.series, r.index, r.of, r.at, name(r.square), name(r.answer), r.kind, r.answered, r.right,
-      share, tally]);
+    rows.push([r.id, r.series, r.index, r.of, r.at, name(r.square), name(r.answer), r.kind, r.present ?? "",
+      r.answered, r.right, share, r.late ?? 0, tally]);
   }
   return rows.map((row) => row.join(",")).join("\r\n") + "\r\n";
 }
@@ -55,7 +61,7 @@ export function createPolls(store, runs, live) {
   async function ask(series) {
     runs.main.seek(runs.main.timeline.head);
     const answer = await request("poll_open", !seriesGoesOn(state().poll.history) && series > 1 ? { series } : {});
-    if (refused(answer)) opened(answer.poll);
+    if (refused(answer)) opened(answer.poll, countOf(answer));
   }
 
   // The instructor's page is told by the answers to its requests; the room, by the server's news.
@@ -80,21 +86,21 @@ export function createPolls(store, runs, live) {
 
   // The class's news.
 
-  function opened(question) {
+  function opened(question, count = NO_COUNT) {
     if (state().poll.open?.id === question.id) return;
-    store.update({ poll: { open: question, mine: null, answered: 0, result: null, note: null } });
+    store.update({ poll: { open: question, mine: null, ...count, result: null, note: null } });
     if (state().klass.role === "student") live();
   }
 
-  function counted({ id, answered }) {
-    if (state().poll.open?.id === id) store.update({ poll: { answered } });
+  function counted(news) {
+    if (state().poll.open?.id === news.id) store.update({ poll: countOf(news) });
   }
 
   function revealed(result) {
     const { history, mine, open } = state().poll;
     if (history.some((r) => r.id === result.id)) return;
     const kept = { ...result, mine: open?.id === result.id ? mine : null };
-    store.update({ poll: { open: null, mine: null, result: kept, history: [...history, kept], answered: result.answered } });
+    store.update({ poll: { open: null, mine: null, result: kept, history: [...history, kept], ...countOf(result) } });
   }
 
   function closed({ id }) {
@@ -106,7 +112,7 @@ export function createPolls(store, runs, live) {
     const patch = { open: news.poll ?? null };
     if (news.answer !== undefined) patch.mine = news.answer;
     else if (news.poll?.id !== state().poll.open?.id) patch.mine = null;
-    if (news.answered !== undefined) patch.answered = news.answered;
+    if (news.answered !== undefined) Object.assign(patch, countOf(news));
     if (news.history) patch.history = news.history;
     store.update({ poll: patch });
   }

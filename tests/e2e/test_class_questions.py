@@ -61,7 +61,9 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
         student.wait_for_function(f"() => knightsTour.model.events === {events}")
     page.get_by_role("button", name="Presenter view").click()
     page.get_by_role("button", name="Ask the class").click()
-    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 0 answers so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 1 of 1: 0 answers so far. Students following when it was asked: 3."
+    )
     right = next_square(site)
     wrong = next(s for s in free_squares(page) if s != right)
     for student, square in zip(students, (right, right, wrong), strict=True):
@@ -72,11 +74,15 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
         expect(student.locator("#poll-text")).to_have_text(
             f"Your answer: {square_name(square, 5, 5)}. Waiting for the reveal…"
         )
-    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 3 answers so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 1 of 1: 3 answers so far. Students following when it was asked: 3."
+    )
     # Controls wait for the question: the run stands where it was asked.
     expect(page.get_by_role("button", name="Step", exact=True)).to_be_disabled()
     page.get_by_role("button", name="Reveal").click()
-    expect(page.locator("#poll-text")).to_have_text("67% had it right (2 of 3 answers).")
+    expect(page.locator("#poll-text")).to_have_text(
+        "67% had it right (2 of 3 answers). Students following when it was asked: 3."
+    )
     answers = page.evaluate("() => knightsTour.overlay().answers")
     assert answers["heat"] == sorted([[right, 2], [wrong, 1]])
     assert answers["right"] == right
@@ -103,6 +109,7 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
     rows = list(csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
     assert len(rows) == 1
     assert rows[0]["answer"] == name and rows[0]["answered"] == "3" and rows[0]["right"] == "2"
+    assert (rows[0]["present"], rows[0]["late"]) == ("3", "0")
     assert sorted(rows[0]["answers"].split()) == sorted([f"{name}:2", f"{mine}:1"])
 
 
@@ -113,24 +120,33 @@ def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(
     step_events(page, 2)
     page.get_by_label("questions in a row").fill("2")
     page.get_by_role("button", name="Ask the class").click()
-    expect(page.locator("#poll-text")).to_have_text("Question 1 of 2: 0 answers so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 1 of 2: 0 answers so far. Students following when it was asked: 1."
+    )
     late = open_page(f"/?class={code}", until=FOLLOWING)
     expect(late.locator("#poll-text")).to_contain_text("Where does the knight go next?")
     right = next_square(site)
     for each in (student, late):
         click_square(each, right // 5, right % 5)
-    expect(page.locator("#poll-text")).to_have_text("Question 1 of 2: 2 answers so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 1 of 2: 1 answer so far. Students following when it was asked: 1. "
+        "1 answer from a page that joined after the question was asked is not counted."
+    )
     press(page.get_by_role("button", name="Reveal"))
     expect(page.locator("#poll-summary")).to_have_text("Series: 1 of 2 questions, class accuracy 100%.")
     page.get_by_role("button", name="Ask question 2 of 2").click()
-    expect(page.locator("#poll-text")).to_have_text("Question 2 of 2: 0 answers so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 2 of 2: 0 answers so far. Students following when it was asked: 2."
+    )
     right = next_square(site)
     wrong = next(s for s in free_squares(page) if s != right)
     click_square(student, right // 5, right % 5)
     click_square(late, wrong // 5, wrong % 5)
-    expect(page.locator("#poll-text")).to_have_text("Question 2 of 2: 2 answers so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 2 of 2: 2 answers so far. Students following when it was asked: 2."
+    )
     press(page.get_by_role("button", name="Reveal"))
-    expect(page.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, class accuracy 75%.")
+    expect(page.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, class accuracy 67%.")
     expect(late.locator("#poll-summary")).to_have_text("Series: 2 of 2 questions, 1 right.")
 
 
@@ -148,13 +164,19 @@ def test_two_tabs_of_one_browser_answer_as_one_student(instructor, open_page, si
     for tab in (first, second):
         expect(tab.locator("#poll-text")).to_contain_text("Where does the knight go next?")
     click_square(first, square // 5, square % 5)
-    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 1 answer so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 1 of 1: 1 answer so far. Students following when it was asked: 1."
+    )
     click_square(second, square // 5, square % 5)
     expect(second.locator("#poll-text")).to_contain_text("answered this question already")
     # And a reload of a tab is the same student still, with the answer it gave.
     second.reload()
     second.wait_for_function(FOLLOWING)
     expect(second.locator("#poll-text")).to_contain_text(f"Your answer: {square_name(square, 5, 5)}")
-    expect(page.locator("#poll-text")).to_have_text("Question 1 of 1: 1 answer so far.")
+    expect(page.locator("#poll-text")).to_have_text(
+        "Question 1 of 1: 1 answer so far. Students following when it was asked: 1."
+    )
     page.get_by_role("button", name="Reveal").click()
-    expect(page.locator("#poll-text")).to_have_text("100% had it right (1 of 1 answer).")
+    expect(page.locator("#poll-text")).to_have_text(
+        "100% had it right (1 of 1 answer). Students following when it was asked: 1."
+    )

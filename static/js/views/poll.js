@@ -9,10 +9,20 @@ const percent = (share) => Math.round(share * 100);
 
 /** Return the poll view. */
 export function createPollView(els) {
+  // The instructor's count says against how many students it stands, and flags answers from
+  // pages that joined after the question was asked (a script speaking for many): not counted.
+  function counts({ present, late }) {
+    const of = present === null || present === undefined ? "" : ` ${t("poll.present", { present })}`;
+    return late ? `${of} ${t("poll.late", { n: late })}` : of;
+  }
+
   function leaderText(poll, presenting) {
-    const { open, result, answered } = poll;
-    if (open) return t("poll.counting", { n: answered, index: open.index, of: open.of });
-    if (result) return t("poll.share", { n: result.answered, right: result.right, share: percent(accuracy([result]) ?? 0) });
+    const { open, result } = poll;
+    if (open) return t("poll.counting", { n: poll.answered, index: open.index, of: open.of }) + counts(poll);
+    if (result) {
+      const share = t("poll.share", { n: result.answered, right: result.right, share: percent(accuracy([result]) ?? 0) });
+      return share + counts(result);
+    }
     return presenting ? "" : t("poll.idle");
   }
 
