@@ -120,3 +120,39 @@ def test_a_board_resized_during_a_run_is_never_shown_empty(open_page):
     page.get_by_role("button", name="Pause").click()
     seen = page.evaluate("() => window.steady")
     assert seen["empty"] == 0, f"{seen['empty']} of {seen['frames']} frames showed an empty board"
+
+
+# The top of each control, every animation frame, and each distinct one seen.
+CONTROLS_WATCH = """(ids) => {
+  const seen = Object.fromEntries(ids.map((id) => [id, new Set()]));
+  const tick = () => {
+    for (const id of ids) seen[id].add(Math.round(document.getElementById(id).getBoundingClientRect().top));
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  window.controlTops = () => Object.fromEntries(ids.map((id) => [id, [...seen[id]]]));
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP, PROJECTOR], ids=["390", "1280", "1920"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_controls_stay_under_the_pointer_while_stepping_back_and_forth(open_page, viewport, lang):
+    page = open_page("/?rows=5&cols=5&speed=30", viewport=viewport)
+    page.select_option("#language", lang)
+    step, back = page.locator("#step"), page.locator("#back")
+    for events in range(1, 6):
+        step.click()
+        page.wait_for_function(f"() => knightsTour.model.events === {events}")
+    page.evaluate(CONTROLS_WATCH, ["step", "back", "play"])
+    # The status says "stepped back to event n", then "at event n of 5": neither moves a button.
+    for events in (4, 3, 2):
+        back.click()
+        page.wait_for_function(f"() => knightsTour.model.events === {events}")
+    for events in (3, 4, 5):
+        step.click()
+        page.wait_for_function(f"() => knightsTour.model.events === {events}")
+    page.wait_for_function(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+    tops = page.evaluate("() => window.controlTops()")
+    assert all(len(each) == 1 for each in tops.values()), f"the controls moved while stepping: {tops}"
