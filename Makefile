@@ -30,6 +30,7 @@ bench: setup-dev system
 	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
 	$(PY) bench/classroom.py
 	$(PY) bench/polls.py
+	$(PY) bench/hostile.py
 
 setup: $(VENV)/.runtime node_modules/.runtime
 

@@ -1,5 +1,6 @@
 """The benchmarks' map, read from their imports: a scenario (a script with a main()) imports
-helpers (bench/hall.py, load.py, processes.py, stats.py, common.py), never another scenario."""
+helpers (bench/hall.py, load.py, prankster.py, processes.py, stats.py, common.py), never another
+scenario."""
 
 import ast
 from pathlib import Path
@@ -36,8 +37,8 @@ def imports(tree):
 
 
 def test_the_scenarios_are_told_from_the_helpers():
-    assert {"classroom", "polls", "stream", "engine", "skip", "size"} <= SCENARIOS
-    assert not {"hall", "load", "processes", "stats", "common"} & SCENARIOS
+    assert {"classroom", "polls", "hostile", "stream", "engine", "skip", "size"} <= SCENARIOS
+    assert not {"hall", "load", "prankster", "processes", "stats", "common"} & SCENARIOS
 
 
 def test_no_bench_module_imports_a_scenario():
@@ -46,4 +47,6 @@ def test_no_bench_module_imports_a_scenario():
 
 
 def test_the_scenarios_share_the_hall():
-    assert {"classroom", "polls"} <= {name for name, tree in TREES.items() if "hall" in imports(tree)}
+    assert {"classroom", "polls", "hostile"} <= {
+        name for name, tree in TREES.items() if "hall" in imports(tree)
+    }

@@ -21,7 +21,7 @@ import pytest
 
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
-from server.edge.guard import MADE_ROOM
+from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
@@ -593,6 +593,26 @@ def test_long_polling_is_refused_at_once_and_a_burst_of_it_leaves_nothing(site, 
     assert len(got) == len(burst), "some polling requests were not answered"
     # Refused as a transport not offered, or, past the address's burst of handshakes, as too many.
     assert set(statuses) <= {400, 429} and statuses.count(400) >= 500
+
+
+def test_a_flood_of_handshakes_leaves_its_address_open_to_pages_at_once_after(site, opened):
+    # Behind a school's NAT: a script opens connections flat out, far past the address's burst.
+    source = "127.0.0.6"
+    flood = []
+    for _ in range(3 * HANDSHAKE_BURST):
+        sock = opened(tcp(site.port, source))
+        sock.sendall(POLLING)  # a handshake like any other to the address's bucket
+        flood.append(sock)
+    statuses = [status for status, _ in answers(flood, 15).values()]
+    for sock in flood:
+        sock.close()
+    assert statuses.count(429) >= HANDSHAKE_BURST, "the flood went past the address's burst"
+    # Its refused handshakes cost the address nothing: a page from there gets in at once after.
+    ended = time.monotonic()
+    page = opened(Wire(site.port, source=source))
+    waited = time.monotonic() - ended
+    assert page.status == 101 and waited < 1, f"the page got {page.status} {waited:.2f} s after the flood"
+    print(f"  {statuses.count(429)} of {len(statuses)} refused; a page got in {waited * 1000:.0f} ms after")
 
 
 def test_an_oversized_body_is_refused_at_once_and_its_connection_closed(site, connect, opened):

@@ -38,17 +38,21 @@ class Buckets:
         with self._lock:
             return self._level(self._buckets.get(key), self.clock())
 
-    def take(self, key):
+    def take(self, key, sink=True):
         """Take a token for key; return the tokens left, below 0 when it asks too often.
 
-        Refused takes still cost a token, so a client that keeps asking sinks further below 0.
+        With sink, refused takes still cost a token, so a client that keeps asking sinks further
+        below 0. Without, a refused take costs nothing: a key many clients share (a school's
+        address) is open again as soon as one of them stops asking too often.
         """
         now = self.clock()
         with self._lock:
             if key not in self._buckets and len(self._buckets) >= self.keep:
                 self._make_room(now)
-            tokens = self._level(self._buckets.get(key), now) - 1
-            self._buckets[key] = (max(tokens, -2 * self.burst), now)
+            level = self._level(self._buckets.get(key), now)
+            tokens = level - 1
+            kept = tokens if sink or tokens >= 0 else level
+            self._buckets[key] = (max(kept, -2 * self.burst), now)
             return tokens
 
     def _make_room(self, now):

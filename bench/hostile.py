@@ -1,0 +1,246 @@
+"""Benchmark a hostile lecture hall: one address, one server process, one prankster among the class.
+
+Everyone is on 127.0.0.1, as a school's NAT shows a whole class to the server: a class of
+--followers students following the instructor's run at --speed events/s, --solos students
+playing their own searches at the same pace (half of each browser-like: they offer
+permessage-deflate as Chromium does), and a prankster's script (bench/prankster.py) on the same
+address. The server is `python -m server` with its defaults. The prankster does each attack in
+turn, then all of them at once; the first and last phases have no prankster, for comparison.
+
+In every phase, while the attack goes on, what the class gets is measured: the followers'
+fan-out (their batch's arrival less the instructor's) and pace, the solo students' lag behind
+their schedule and pace, and three newcomers' times: a student who types the class's code, one
+who opens the class's link (its ticket: the same as a student coming back), and the
+instructor's reload (a claim with the token from a new connection, then the first page claims
+it back). The voters phase asks the class a question; the prankster's connections join and
+answer once it is open, and every answer must be counted once, the prankster's apart.
+
+Goals (printed as met or not, never asserted): the followers' and solos' p95 under 250 ms and
+pace at least 95%, every join and claim under 2 s. The exit status is non-zero only if something
+is functionally wrong: a good client was refused its run, the class's answers were miscounted.
+"""
+
+import argparse
+import math
+import sys
+import time
+import traceback
+
+from hall import GOAL_P95_MS, Hall, browsers, verdict
+from prankster import Prankster
+from stats import fan_out, lags, spread
+
+BOARD = {"rows": 8, "cols": 8, "order": "naive"}
+GOAL_PACE = 95
+GOAL_JOIN_S = 2.0
+ATTACKS = ("codes", "trickle", "held", "skips", "pings", "noops")
+QUICK = {"followers": 40, "solos": 10, "seconds": 3, "scale": 0.1}
+
+
+def outcome(answer):
+    """Return what a newcomer was answered, in a word: ok, the refusal's code, or why it got none."""
+    if answer.get("ok"):
+        return "ok"
+    if "code" in answer:
+        return answer["code"]
+    return "refused" if "429" in answer.get("error", "") else "no answer"
+
+
+class HostileHall(Hall):
+    """The class, its solo students and the prankster, phase by phase."""
+
+    def __init__(self, args):
+        super().__init__("production", args)
+        self.rows = []  # one per phase: its figures
+        self.probes = 0
+
+    def follower_groups(self):
+        return [("followers", [f"f{i}" for i in range(self.args.followers)])]
+
+    def drive(self, main):
+        args = self.args
+        solos = [f"s{i}" for i in range(args.solos)]
+        followers = self.groups[0][1]
+        self.prankster = Prankster(self.server.url)
+        try:
+            self.prankster("scale", by=args.scale)
+            wanted = [(main, ["instructor", *solos]), (self.loads["followers"], followers)]
+            self.check_acks("connect", self.connect_in_waves(wanted)[0])
+            opened = main("call", names=["instructor"], event="class_open")["instructor"]
+            self.code, self.token, self.ticket = opened["code"], opened["token"], opened["ticket"]
+            self.prankster("code", code=self.code)
+            self.loads["followers"].send(
+                "call", names=followers, event="class_join", data={"code": self.code}
+            )
+            self.check_acks("class_join", self.loads["followers"].result(300))
+            run = {**BOARD, "start": 0, "speed": args.speed}
+            self.class_run = self.check_acks(
+                "start", main("call", names=["instructor"], event="start", data=run)
+            )["instructor"]["run"]
+            each = {
+                name: {**BOARD, "start": (7 * i + 1) % 64, "speed": args.speed}
+                for i, name in enumerate(solos)
+            }
+            self.check_acks("start", main("call", names=solos, event="start", each=each))
+            time.sleep(args.settle)
+            for name, attacks in (
+                ("calm", ()),
+                *((a, (a,)) for a in ATTACKS),
+                ("all", ATTACKS),
+                ("after", ()),
+            ):
+                self.attack(main, name, attacks)
+            self.voting(main, followers)
+        finally:
+            self.prankster.close()
+
+    def attack(self, main, name, attacks):
+        """Run a phase with these attacks going on: measure the class, then try newcomers."""
+        for attack in attacks:
+            self.prankster("start", attack=attack)
+        time.sleep(self.args.settle)
+        self.phase(name, self.args.seconds)
+        probes = self.newcomers(main)
+        counts = self.prankster("stop")
+        self.rows.append((name, probes, counts))
+        time.sleep(self.args.settle)
+
+    def timed(self, main, name, event, data):
+        """Connect a new client and send it one request; return (seconds, its answer)."""
+        began = time.monotonic()
+        connected = main("connect", names=[name], browser=browsers([name]))[name]
+        if not connected.get("ok"):
+            return time.monotonic() - began, connected
+        answer = main("call", names=[name], event=event, data=data)[name]
+        return time.monotonic() - began, answer
+
+    def newcomers(self, main):
+        """Time a typed code's join, a link's join and the instructor's reload (and claim back)."""
+        self.probes += 1
+        n = self.probes
+        typed = self.timed(main, f"t{n}", "class_join", {"code": self.code})
+        link = self.timed(main, f"l{n}", "class_join", {"code": self.code, "ticket": self.ticket})
+        claim = self.timed(main, f"c{n}", "class_claim", {"code": self.code, "token": self.token})
+        back = main(
+            "call", names=["instructor"], event="class_claim", data={"code": self.code, "token": self.token}
+        )
+        if not back["instructor"].get("ok"):
+            self.problems.append(f"the instructor could not claim its class back: {back['instructor']}")
+        return {"typed": typed, "link": link, "claim": claim}
+
+    def voting(self, main, followers):
+        """Ask a question: the class answers, the prankster's pages join once it is open and answer too."""
+        main("call", names=["instructor"], event="pause")
+        asked = main("call", names=["instructor"], event="poll_open")["instructor"]
+        if not asked.get("ok"):
+            self.problems.append(f"the question was not asked: {asked}")
+            return
+        question = asked["poll"]
+        wrong = question["square"] if question["square"] is not None else 1
+        self.prankster("start", attack="voters", question=question["id"], square=wrong)
+        time.sleep(self.args.settle)
+        began = time.monotonic()
+        answers = self.loads["followers"](
+            "call", names=followers, event="poll_answer", data={"id": question["id"], "square": 0}
+        )
+        self.answer_seconds = time.monotonic() - began
+        time.sleep(self.args.settle)
+        result = main("call", names=["instructor"], event="poll_reveal", data={"id": question["id"]})[
+            "instructor"
+        ]
+        counts = self.prankster("stop")["voters"]
+        taken = sum(1 for ack in answers.values() if ack.get("ok"))
+        self.vote = (taken, result.get("result", {}), counts)
+        if result.get("result", {}).get("answered") != taken:
+            self.problems.append(f"{taken} students answered, the question counted {result}")
+
+    def report(self):
+        args, everyone = self.args, self.peers()
+        followers = [p for n, p in everyone.items() if n.startswith("f")]
+        solos = [p for n, p in everyone.items() if n.startswith("s")]
+        instructor = everyone["instructor"]
+        out = [
+            f"\n=== hostile hall: {args.followers} followers and {args.solos} solo students at "
+            f"{args.speed:g} events/s, a prankster on the same address; {self.command_line()}",
+            f"{'phase':<8} {'fan-out p95':>11} {'pace':>6} {'solo p95':>9} {'pace':>6}  "
+            f"{'typed code':>14} {'link':>14} {'claim':>14}  {'CPU%':>5} {'RSS MB':>6}  prankster",
+        ]
+        goals = []
+        for name, probes, counts in self.rows:
+            window = self.phases[name]
+            fan, _ = fan_out(followers, instructor, window, self.class_run)
+            _, _, follower_pace = lags(followers, window, args.speed, self.class_run)
+            solo_lags, _, solo_pace = lags(solos, window, args.speed)
+            fan_p95, solo_p95 = spread(fan)["p95"], spread(solo_lags)["p95"]
+            figures = self.sampler.window(*window) or {}
+            cpu = figures.get("server_user", math.nan) + figures.get("server_sys", math.nan)
+            rss = figures.get("rss", math.nan) / 2**20
+            said = [f"{seconds:5.2f} s {outcome(answer)}" for seconds, answer in probes.values()]
+            doing = "; ".join(
+                f"{a}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for a, c in counts.items()
+            )
+            out.append(
+                f"{name:<8} {fan_p95:>8.0f} ms {follower_pace:>5.0f}% {solo_p95:>6.0f} ms "
+                f"{solo_pace:>5.0f}%  {said[0]:>14} {said[1]:>14} {said[2]:>14}  {cpu:>5.0f} {rss:>6.0f}  "
+                f"{doing or '-'}"
+            )
+            joins = all(answer.get("ok") and seconds < GOAL_JOIN_S for seconds, answer in probes.values())
+            goals.append(
+                (
+                    name,
+                    fan_p95 < GOAL_P95_MS and solo_p95 < GOAL_P95_MS,
+                    min(follower_pace, solo_pace) >= GOAL_PACE,
+                    joins,
+                )
+            )
+        if hasattr(self, "vote"):
+            taken, result, counts = self.vote
+            out.append(
+                f"voters: {taken} students answered in {self.answer_seconds:.2f} s; the question counted "
+                f"{result.get('answered')} answers of {result.get('present')} students present, and "
+                f"{result.get('late')} late (the prankster's pages: {counts})"
+            )
+        out.append("\ngoals: p95 < 250 ms; pace >= 95%; every join and claim < 2 s")
+        for name, p95, pace, joins in goals:
+            out.append(f"  {name:<8} p95 {verdict(p95)}, pace {verdict(pace)}, joins {verdict(joins)}")
+        return "\n".join(out)
+
+
+def parse(argv):
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--followers", type=int, default=300)
+    parser.add_argument("--solos", type=int, default=50)
+    parser.add_argument("--speed", type=float, default=30, help="events/s of the class and of each solo")
+    parser.add_argument("--seconds", type=float, default=10, help="of each phase's measurement")
+    parser.add_argument("--settle", type=float, default=1.5)
+    parser.add_argument("--scale", type=float, default=1.0, help="of the prankster's attacks")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: a small class, short phases")
+    args = parser.parse_args(argv)
+    if args.quick:
+        for key, value in QUICK.items():
+            setattr(args, key, value)
+    # The server's defaults (python -m server): 500 connections from one address, 500 at once.
+    args.max_per_address, args.connect_burst, args.connect_rate, args.baseline = 500, 450, 50, 0
+    return args
+
+
+def main(argv=None):
+    args = parse(argv)
+    hall = HostileHall(args)
+    try:
+        hall.run()
+        print(hall.report())
+    except Exception:  # noqa: BLE001 - said, and the exit status says it
+        traceback.print_exc()
+        return 2
+    hall.check_log()
+    print("\n".join(hall.log_lines()))
+    for problem in hall.problems:
+        print(f"PROBLEM: {problem}")
+    return 1 if hall.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

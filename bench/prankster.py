@@ -1,0 +1,278 @@
+"""A prankster on the class's own address: the attacks a lecture hall makes easy, over raw sockets.
+
+The parent starts Prankster(url), then starts an attack by name (several may run at once) and
+stops them all; each attack counts what it did and what the server answered. Every attack is
+bounded: it runs only until the parent stops it (the scenario's phases are seconds long), and
+opens at most the connections its table says. The attacks:
+
+  codes      wrong class codes as fast as the server answers, three per fresh connection
+  trickle    one wrong class code every 3 s, each on a fresh connection
+  held       500 WebSockets that answer pings and never send a request
+  skips      200 connections that each skip a naive 32x32 search (one that never ends)
+  pings      20 connections sending WebSocket pings flat out, never reading
+  noops      5 connections sending Engine.IO noop packets flat out
+  voters     150 connections that join the class once a question is open and answer it
+"""
+
+import asyncio
+import contextlib
+import itertools
+import json
+import multiprocessing
+import random
+import traceback
+
+import aiohttp
+import common  # noqa: F401 - puts the project on the import path
+
+from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
+
+ENGINE_PATH = "/socket.io/?EIO=4&transport=websocket"
+ENDLESS = {"rows": 32, "cols": 32, "start": 0, "order": "naive", "speed": 30, "paused": True}
+SIZES = {"held": 500, "skips": 200, "pings": 20, "noops": 5, "voters": 150, "codes": 4}
+
+
+class Closed(Exception):
+    """The server closed the connection."""
+
+
+class Raw:
+    """One Socket.IO connection spoken by hand: pings answered, requests numbered."""
+
+    def __init__(self, ws):
+        self.ws, self.ids, self.answers = ws, itertools.count(), {}
+
+    @classmethod
+    async def open(cls, session, url):
+        ws = await session.ws_connect(url.replace("http", "ws", 1) + ENGINE_PATH, autoping=False, timeout=10)
+        raw = cls(ws)
+        if not (await raw.text()).startswith("0"):
+            raise Closed()
+        await ws.send_str("40")
+        if not (await raw.text()).startswith("40"):
+            raise Closed()
+        return raw
+
+    async def text(self):
+        """Return the next text frame, answering Engine.IO pings meanwhile; raise Closed if it closes."""
+        while True:
+            message = await self.ws.receive()
+            if message.type != aiohttp.WSMsgType.TEXT:
+                raise Closed()
+            if message.data == "2":
+                await self.ws.send_str("3")
+                continue
+            return message.data
+
+    async def call(self, event, data=None):
+        """Send a request; return the server's answer to it."""
+        number = next(self.ids)
+        await self.ws.send_str(f"42{number}" + json.dumps([event] if data is None else [event, data]))
+        prefix = f"43{number}["
+        while True:
+            text = await self.text()
+            if text.startswith(prefix):
+                return json.loads(text[len(prefix) - 1 :])[0]
+
+    async def listen(self, on):
+        """Read and drop everything until the connection closes (pings answered) or on() is false."""
+        try:
+            while on():
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.text(), 1)
+        except (Closed, aiohttp.ClientError):
+            pass
+
+    async def close(self):
+        """Close without waiting long for the server's half of the handshake."""
+        with contextlib.suppress(asyncio.TimeoutError, aiohttp.ClientError, ConnectionError):
+            await asyncio.wait_for(self.ws.close(), 1)
+
+
+def wrong_code(right):
+    """Return a random class code that is not right."""
+    while True:
+        code = "".join(random.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if code != right:
+            return code
+
+
+class Attacks:
+    """The attacks, each a coroutine run until cancelled, counting into self.counts[name]."""
+
+    def __init__(self, session, url, code):
+        self.session, self.url, self.code = session, url, code
+        self.counts = {}
+        # Every loop checks it too: a cancellation swallowed in the client's library must not
+        # leave an attack running into the next phase.
+        self.on = False
+
+    def count(self, attack, what, n=1):
+        tally = self.counts.setdefault(attack, {})
+        tally[what] = tally.get(what, 0) + n
+
+    def answered(self, attack, answer):
+        self.count(attack, "ok" if answer.get("ok") else answer.get("code", "refused"))
+
+    async def opened(self, attack):
+        """Open a connection for attack, or count why not and return None."""
+        try:
+            raw = await Raw.open(self.session, self.url)
+        except (TimeoutError, Closed, aiohttp.ClientError) as exc:
+            self.count(attack, f"not connected ({type(exc).__name__})")
+            await asyncio.sleep(0.05)
+            return None
+        self.count(attack, "connections")
+        return raw
+
+    async def guesses(self, attack, per_connection, every=0.0):
+        """Guess wrong codes, per_connection on each fresh connection, every seconds apart."""
+        while self.on:
+            raw = await self.opened(attack)
+            if raw is None:
+                continue
+            try:
+                for _ in range(per_connection):
+                    self.answered(attack, await raw.call("class_join", {"code": wrong_code(self.code)}))
+                    await asyncio.sleep(every)
+            except (Closed, aiohttp.ClientError):
+                self.count(attack, "closed by the server")
+            finally:
+                await raw.close()
+
+    async def codes(self):
+        await asyncio.gather(*(self.guesses("codes", 3) for _ in range(SIZES["codes"])))
+
+    async def trickle(self):
+        await self.guesses("trickle", 1, every=3.0)
+
+    async def many(self, attack, n, body):
+        """Keep n connections doing body(raw), each opened again when the server closes it."""
+
+        async def one():
+            while self.on:
+                raw = await self.opened(attack)
+                if raw is None:
+                    continue
+                try:
+                    await body(raw)
+                except (Closed, aiohttp.ClientError, ConnectionError):
+                    self.count(attack, "closed by the server")
+                finally:
+                    await raw.close()
+
+        await asyncio.gather(*(one() for _ in range(n)))
+
+    async def held(self):
+        await self.many("held", SIZES["held"], lambda raw: raw.listen(lambda: self.on))
+
+    async def skips(self):
+        async def skip(raw):
+            self.answered("skips", await raw.call("start", ENDLESS))
+            self.answered("skips", await raw.call("skip"))
+            await raw.listen(lambda: self.on)
+
+        await self.many("skips", SIZES["skips"], skip)
+
+    async def pings(self):
+        async def flood(raw):
+            while self.on:
+                await raw.ws.ping()
+                self.count("pings", "frames")
+                if raw.ws.closed:
+                    raise Closed()
+                await asyncio.sleep(0)
+
+        await self.many("pings", SIZES["pings"], flood)
+
+    async def noops(self):
+        async def flood(raw):
+            while self.on:
+                await raw.ws.send_str("6")
+                self.count("noops", "frames")
+                if raw.ws.closed:
+                    raise Closed()
+                await asyncio.sleep(0)
+
+        await self.many("noops", SIZES["noops"], flood)
+
+    async def voters(self, question, square):
+        """Join once the question is open, each connection answering it once, and stay."""
+
+        async def vote(raw):
+            self.answered("voters", await raw.call("class_join", {"code": self.code}))
+            self.answered("voters", await raw.call("poll_answer", {"id": question, "square": square}))
+            await raw.listen(lambda: self.on)
+
+        await self.many("voters", SIZES["voters"], vote)
+
+
+async def serve(conn, url):
+    """Carry out the parent's commands: code, start, stop, exit."""
+    loop = asyncio.get_running_loop()
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        attacks, running = Attacks(session, url, None), []
+        while True:
+            command, args = await loop.run_in_executor(None, conn.recv)
+            if command == "exit":
+                break
+            try:
+                if command == "code":
+                    attacks.code = args["code"]
+                    result = True
+                elif command == "scale":  # a smoke run's smaller attacks
+                    for name in SIZES:
+                        SIZES[name] = max(1, round(SIZES[name] * args["by"]))
+                    result = dict(SIZES)
+                elif command == "start":
+                    attacks.on = True
+                    name = args.pop("attack")
+                    running.append(asyncio.create_task(getattr(attacks, name)(**args)))
+                    result = True
+                elif command == "stop":
+                    attacks.on = False
+                    for task in running:
+                        task.cancel()
+                    await asyncio.gather(*running, return_exceptions=True)
+                    running.clear()
+                    result, attacks.counts = attacks.counts, {}
+                else:
+                    raise ValueError(f"unknown command {command!r}")
+                conn.send(("ok", result))
+            except Exception:  # noqa: BLE001 - reported to the parent
+                conn.send(("error", traceback.format_exc()))
+
+
+def prankster_main(conn, url):
+    asyncio.run(serve(conn, url))
+
+
+class Prankster:
+    """The prankster's process, driven over a pipe."""
+
+    def __init__(self, url):
+        self.conn, child = multiprocessing.Pipe()
+        self.process = multiprocessing.get_context("spawn").Process(
+            target=prankster_main, args=(child, url), daemon=True, name="prankster"
+        )
+        self.process.start()
+
+    def __call__(self, command, timeout=60, **args):
+        self.conn.send((command, args))
+        if not self.conn.poll(timeout):
+            raise RuntimeError(f"the prankster did not answer {command!r} within {timeout} s")
+        status, result = self.conn.recv()
+        if status != "ok":
+            raise RuntimeError(f"the prankster failed {command!r}:\n{result}")
+        return result
+
+    def close(self):
+        try:
+            self.conn.send(("exit", {}))
+        except OSError:
+            pass
+        self.process.join(10)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join(5)
