@@ -12,8 +12,9 @@ export function createPollView(els) {
   // The instructor's count says against how many students it stands, and flags answers from
   // pages that joined after the question was asked (a script speaking for many): not counted.
   function counts({ present, late }) {
-    const of = present === null || present === undefined ? "" : ` ${t("poll.present", { present })}`;
-    return late ? `${of} ${t("poll.late", { n: late })}` : of;
+    const gap = t("sentence.gap");
+    const of = present === null || present === undefined ? "" : gap + t("poll.present", { present });
+    return late ? of + gap + t("poll.late", { n: late }) : of;
   }
 
   function leaderText(poll, presenting) {
@@ -61,7 +62,7 @@ export function createPollView(els) {
     els.pollReveal.disabled = els.pollCancel.disabled = !c.reveal.enabled;
     els.pollResults.disabled = !c.results.enabled;
     const text = leading ? leaderText(poll, klass.presenter) : studentText(poll, runs.main);
-    els.pollText.textContent = poll.note ? `${text} ${t(poll.note.id, poll.note.params)}` : text;
+    els.pollText.textContent = poll.note ? text + t("sentence.gap") + t(poll.note.id, poll.note.params) : text;
     els.pollForm.hidden = !following || !poll.open;
     els.pollSquare.disabled = els.pollAnswer.disabled = !c.answer.enabled;
     els.poll.dataset.open = String(Boolean(poll.open));

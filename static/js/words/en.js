@@ -194,6 +194,8 @@ export const EN = {
   "deadEnd.complete": "Back from {square}: the path covered every square, so the search backs out to look further. Its moves: {moves}.",
   "deadEnd.move": "{square} (visit {visit})",
   "deadEnd.free": "{square} (free)",
+  // Between two sentences said together: a space in English, none in Chinese.
+  "sentence.gap": " ",
   "list.comma": ", ",
   "list.sentences": " ",
   "list.none": "none",

@@ -194,6 +194,8 @@ export const ZH = {
   "deadEnd.complete": "从 {square} 回溯：路径已走遍所有方格，搜索退回去继续寻找。它的走法：{moves}。",
   "deadEnd.move": "{square}（第 {visit} 次访问）",
   "deadEnd.free": "{square}（未访问）",
+  // Between two sentences said together: a space in English, none in Chinese.
+  "sentence.gap": "",
   "list.comma": "、",
   "list.sentences": "",
   "list.none": "无",
