@@ -18,6 +18,7 @@ import os
 import time
 import traceback
 
+import aiohttp
 import common  # noqa: F401 - puts the project on the import path
 import psutil
 
@@ -72,15 +73,21 @@ def difference(seen, expected):
 class Peer(AsyncRecordingClient):
     """One named client of a load process."""
 
-    def __init__(self, name, url, deflate=False):
+    def __init__(self, name, url, deflate=False, page=False):
         super().__init__(url, deflate=deflate)
         self.name = name
+        self.page = page  # loads the page first, as a browser does, and connects with its cookies
         self.connect_s = None
 
     async def connect(self, wait_timeout=30):
-        """Connect, timing how long it takes."""
+        """Connect, timing how long it takes (with the page's load, if it loads it)."""
         began = time.monotonic()
-        await super().connect(wait_timeout)
+        headers = None
+        if self.page:
+            async with aiohttp.ClientSession() as session, session.get(self.url + "/") as answer:
+                cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in answer.cookies.items())
+            headers = {"Cookie": cookies} if cookies else None
+        await super().connect(wait_timeout, headers)
         self.connect_s = time.monotonic() - began
 
     def summary(self, expected):
@@ -206,15 +213,15 @@ class LoadProcess:
 
         return dict(await asyncio.gather(*(one(name) for name in names)))
 
-    async def do_connect(self, names, browser=None):
+    async def do_connect(self, names, browser=None, pages=False):
         """Create and connect the named peers; return how long each took.
 
         Those in browser offer permessage-deflate as Chromium does; the others do if the
-        process's deflate says so.
+        process's deflate says so. With pages, each loads the page first, as a browser does.
         """
         browser = set(browser or ())
         for name in names:
-            self.peers[name] = Peer(name, self.url, self.deflate or name in browser)
+            self.peers[name] = Peer(name, self.url, self.deflate or name in browser, pages)
 
         async def connect(peer):
             await peer.connect()

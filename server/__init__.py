@@ -7,7 +7,9 @@ from . import connection, message_queue, pages
 from .classes import events as class_events
 from .classes import poll_events, seams, sharing
 from .classes import registry as classes
+from .classes.passes import load_secret
 from .edge import farewell, guard, headers, intake, websocket
+from .edge.badges import Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 from .extension import socketio
 from .runs import events as run_events
@@ -79,11 +81,15 @@ def create_app(config=None):
     websocket.install(eio, MAX_FRAME_BYTES, timeout=eio.ping_interval + eio.ping_timeout)
     intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)
     handshakes = Buckets(app.config["HANDSHAKE_RATE"], app.config["HANDSHAKE_BURST"])
+    # Signed with the classes' secret, which every process sharing them has: a badge given by
+    # one is good at all (and after a restart).
+    badges = app.extensions["knights_tour_badges"] = Badges(load_secret(app))
     app.wsgi_app = guard.Guard(
         app.wsgi_app,
         max_connections=app.config["MAX_PER_ADDRESS"],
         handshakes=handshakes,
         max_websockets=app.config["MAX_WEBSOCKETS"],
+        badges=badges,
     )
     if app.config["PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])

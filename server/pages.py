@@ -6,12 +6,22 @@ from functools import lru_cache
 from pathlib import Path
 
 import segno
-from flask import Blueprint, Response, abort, current_app, render_template, request, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    send_from_directory,
+)
 
 from .classes.mirror import MAX_LABEL, MAX_MARKS
 from .classes.polls import MAX_SERIES
 from .classes.registry import classes
 from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from .edge.badges import COOKIE, MAX_AGE
 from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 
@@ -78,10 +88,21 @@ def page_context():
     }
 
 
+def badged(page):
+    """Return a page's response, giving the browser a badge if it has none (see edge/badges.py)."""
+    response = make_response(page)
+    badge = current_app.extensions["knights_tour_badges"].issue(request.environ, request.remote_addr)
+    if badge is not None:
+        response.set_cookie(
+            COOKIE, badge, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=request.is_secure
+        )
+    return response
+
+
 @bp.get("/")
 def index():
     """Serve the page."""
-    return render_template("index.html", **page_context())
+    return badged(render_template("index.html", **page_context()))
 
 
 EMBED_CONTROLS = ("none", "minimal", "full")
@@ -109,7 +130,7 @@ def embed():
     """Serve the board alone, for an iframe in another site's page: no class features."""
     context = page_context()
     context["limits"]["embed"] = context["embed"] = embed_options(request.args)
-    return render_template("index.html", **context)
+    return badged(render_template("index.html", **context))
 
 
 @bp.get("/vendor/<package>/<path:name>")

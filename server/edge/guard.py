@@ -73,8 +73,10 @@ class Guard:
         handshakes=None,
         max_body=MAX_BODY_BYTES,
         max_websockets=MAX_WEBSOCKETS,
+        badges=None,
     ):
         self.app, self.path, self.max_connections, self.max_body = app, path, max_connections, max_body
+        self.badges = badges  # a browser's own budget of handshakes, by its cookie: see badges.py
         self.max_websockets = max_websockets
         # Buckets has a length: an empty table is falsy, so compare with None.
         self.handshakes = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST) if handshakes is None else handshakes
@@ -96,8 +98,10 @@ class Guard:
             return self.app(environ, start_response)
         address = environ.get("REMOTE_ADDR", "")
         # A refused handshake costs nothing: behind a school's NAT, a script opening connections
-        # flat out must not keep the address closed to its pages for long after it stops.
-        if self.handshakes.take(address, sink=False) < 0:
+        # flat out must not keep the address closed to its pages for long after it stops. A
+        # page with a badge connects on its own budget first.
+        badged = self.badges is not None and self.badges.admits(environ)
+        if not badged and self.handshakes.take(address, sink=False) < 0:
             return _answer(
                 environ, start_response, "429 Too Many Requests", "too many new connections from your address"
             )

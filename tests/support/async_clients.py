@@ -44,10 +44,12 @@ class AsyncRecordingClient(Recording):
         if not self._closing:
             self.dropped = f"disconnected by the server ({reason})"
 
-    async def connect(self, wait_timeout=30):
+    async def connect(self, wait_timeout=30, headers=None):
         """Connect over WebSocket only, as the page does; note the extensions the server took."""
         try:
-            await self.sio.connect(self.url, transports=["websocket"], wait_timeout=wait_timeout)
+            await self.sio.connect(
+                self.url, headers=headers or {}, transports=["websocket"], wait_timeout=wait_timeout
+            )
         except Exception:
             # Engine.IO keeps its aiohttp session after a failed connect: close it here.
             if self.sio.eio.http is not None and not self.sio.eio.http.closed:

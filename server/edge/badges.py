@@ -1,0 +1,69 @@
+"""Browser badges: a signed cookie with which a page connects on a handshake budget of its own.
+
+Behind a school's NAT every page shares one address, and so the address's budget of new
+connections: a script opening connections flat out spends it for everyone. A page is given a
+badge (a random id, signed) in a cookie when it loads; its WebSocket handshakes carry the cookie,
+and a badge with handshakes left is let in whatever its address has spent, so that a student
+coming back after a blip, or the instructor reloading, gets in while a neighbour floods. A badge
+that has spent its own falls back on its address's budget, as a page without one does.
+
+A script can collect badges too, by loading the page: an address is given MINT_BURST at once and
+MINT_RATE a second after, and each badge only BADGE_BURST handshakes at once and one every
+1 / BADGE_RATE seconds, so that what badges add to an address's handshakes stays near its own
+budget. The id is used for nothing else.
+"""
+
+import hashlib
+import hmac
+import secrets
+
+from werkzeug.http import parse_cookie
+
+from .limits import Buckets
+
+COOKIE = "knights_badge"
+MAX_AGE = 30 * 24 * 3600  # seconds a browser keeps its badge
+BADGE_BURST = 6  # handshakes a badge may make at once: reloads, a blip, a race's second board
+BADGE_RATE = 1 / 20  # and one every 20 s after
+MINT_BURST = 600  # badges given to one address at once: twice a lecture hall of browsers
+MINT_RATE = 1.0  # and one a second after
+KEEP = 50_000  # badges whose budgets are kept before the full ones are forgotten
+
+
+class Badges:
+    """Issue badges, and let a handshake with one in on its own budget."""
+
+    def __init__(self, secret):
+        self._secret = secret
+        self.handshakes = Buckets(BADGE_RATE, BADGE_BURST, keep=KEEP)
+        self.minted = Buckets(MINT_RATE, MINT_BURST)
+
+    def _sign(self, nonce):
+        digest = hmac.new(self._secret, f"badge:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+        return f"{nonce}.{digest}"
+
+    def of(self, environ):
+        """Return the id of the valid badge a request carries, or None."""
+        header = environ.get("HTTP_COOKIE", "")
+        if COOKIE not in header:
+            return None
+        try:
+            value = parse_cookie(header).get(COOKIE, "")
+        except UnicodeDecodeError:  # a header of bytes that are no text: no badge in it
+            return None
+        nonce = value.partition(".")[0]
+        if not (value.isascii() and len(value) < 100 and nonce):
+            return None
+        return nonce if hmac.compare_digest(value, self._sign(nonce)) else None
+
+    def issue(self, environ, address):
+        """Return a new badge's cookie value for a page that has none, or None (it has one, or its
+        address has been given all it may be now)."""
+        if self.of(environ) is not None or self.minted.take(address, sink=False) < 0:
+            return None
+        return self._sign(secrets.token_hex(12))
+
+    def admits(self, environ):
+        """Tell whether a handshake carries a badge with handshakes of its own left (spending one)."""
+        badge = self.of(environ)
+        return badge is not None and self.handshakes.take(badge, sink=False) >= 0
