@@ -288,18 +288,23 @@ class LoadProcess:
 
     async def main(self):
         """Carry out the parent's commands until it says exit."""
-        loop = asyncio.get_running_loop()
         ticker = asyncio.create_task(self.tick())
-        while True:
-            command, args = await loop.run_in_executor(None, self.conn.recv)
-            if command == "exit":
-                break
-            try:
-                result = ("ok", await getattr(self, "do_" + command)(**args))
-            except Exception:  # noqa: BLE001 - reported to the parent
-                result = ("error", traceback.format_exc())
-            self.conn.send(result)
+        await obey(self.conn, self)
         ticker.cancel()
+
+
+async def obey(conn, doer):
+    """Carry out a parent's commands, each by doer's do_<command>(**args), until it says exit."""
+    loop = asyncio.get_running_loop()
+    while True:
+        command, args = await loop.run_in_executor(None, conn.recv)
+        if command == "exit":
+            return
+        try:
+            result = ("ok", await getattr(doer, "do_" + command)(**args))
+        except Exception:  # noqa: BLE001 - reported to the parent
+            result = ("error", traceback.format_exc())
+        conn.send(result)
 
 
 def load_main(conn, url, deflate, cpus):
@@ -312,14 +317,14 @@ def load_main(conn, url, deflate, cpus):
         conn.close()
 
 
-class Load:
-    """The parent's handle on a load process."""
+class Driven:
+    """The parent's handle on a process that obeys its commands (see obey)."""
 
-    def __init__(self, name, url, deflate, cpus=None):
+    def __init__(self, name, target, *args):
         self.name = name
         context = multiprocessing.get_context("spawn")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=load_main, args=(child, url, deflate, cpus), daemon=True)
+        self.process = context.Process(target=target, args=(child, *args), daemon=True, name=name)
         self.process.start()
         child.close()
         self.ps = psutil.Process(self.process.pid)
@@ -333,10 +338,10 @@ class Load:
     def result(self, timeout=120):
         """Wait for the result of the command sent last; raise RuntimeError if it failed."""
         if not self.conn.poll(timeout):
-            raise RuntimeError(f"load process {self.name} did not finish {self.pending!r} within {timeout} s")
+            raise RuntimeError(f"{self.name} did not finish {self.pending!r} within {timeout} s")
         status, value = self.conn.recv()
         if status != "ok":
-            raise RuntimeError(f"load process {self.name} failed {self.pending!r}:\n{value}")
+            raise RuntimeError(f"{self.name} failed {self.pending!r}:\n{value}")
         return value
 
     def __call__(self, command, timeout=120, **args):
@@ -354,6 +359,13 @@ class Load:
         if self.process.is_alive():
             self.process.kill()
             self.process.join(5)
+
+
+class Load(Driven):
+    """The parent's handle on a load process."""
+
+    def __init__(self, name, url, deflate, cpus=None):
+        super().__init__(name, load_main, url, deflate, cpus)
 
 
 async def _offers(deflate_values):

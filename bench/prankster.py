@@ -18,12 +18,11 @@ import asyncio
 import contextlib
 import itertools
 import json
-import multiprocessing
 import random
-import traceback
 
 import aiohttp
 import common  # noqa: F401 - puts the project on the import path
+from load import Driven, obey
 
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 
@@ -207,72 +206,50 @@ class Attacks:
         await self.many("voters", SIZES["voters"], vote)
 
 
+class PranksterProcess:
+    """The prankster's side of the pipe: its commands, by name (see load.obey)."""
+
+    def __init__(self, attacks):
+        self.attacks, self.running = attacks, []
+
+    async def do_code(self, code):
+        self.attacks.code = code
+        return True
+
+    async def do_scale(self, by):
+        """Make every attack this much smaller (a smoke run's)."""
+        for name in SIZES:
+            SIZES[name] = max(1, round(SIZES[name] * by))
+        return dict(SIZES)
+
+    async def do_start(self, attack, **args):
+        self.attacks.on = True
+        self.running.append(asyncio.create_task(getattr(self.attacks, attack)(**args)))
+        return True
+
+    async def do_stop(self):
+        """Stop every attack; return what each did."""
+        self.attacks.on = False
+        for task in self.running:
+            task.cancel()
+        await asyncio.gather(*self.running, return_exceptions=True)
+        self.running.clear()
+        counts, self.attacks.counts = self.attacks.counts, {}
+        return counts
+
+
 async def serve(conn, url):
-    """Carry out the parent's commands: code, start, stop, exit."""
-    loop = asyncio.get_running_loop()
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        attacks, running = Attacks(session, url, None), []
-        while True:
-            command, args = await loop.run_in_executor(None, conn.recv)
-            if command == "exit":
-                break
-            try:
-                if command == "code":
-                    attacks.code = args["code"]
-                    result = True
-                elif command == "scale":  # a smoke run's smaller attacks
-                    for name in SIZES:
-                        SIZES[name] = max(1, round(SIZES[name] * args["by"]))
-                    result = dict(SIZES)
-                elif command == "start":
-                    attacks.on = True
-                    name = args.pop("attack")
-                    running.append(asyncio.create_task(getattr(attacks, name)(**args)))
-                    result = True
-                elif command == "stop":
-                    attacks.on = False
-                    for task in running:
-                        task.cancel()
-                    await asyncio.gather(*running, return_exceptions=True)
-                    running.clear()
-                    result, attacks.counts = attacks.counts, {}
-                else:
-                    raise ValueError(f"unknown command {command!r}")
-                conn.send(("ok", result))
-            except Exception:  # noqa: BLE001 - reported to the parent
-                conn.send(("error", traceback.format_exc()))
+    """Attack url as the parent commands, until it says exit."""
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        await obey(conn, PranksterProcess(Attacks(session, url, None)))
 
 
 def prankster_main(conn, url):
     asyncio.run(serve(conn, url))
 
 
-class Prankster:
+class Prankster(Driven):
     """The prankster's process, driven over a pipe."""
 
     def __init__(self, url):
-        self.conn, child = multiprocessing.Pipe()
-        self.process = multiprocessing.get_context("spawn").Process(
-            target=prankster_main, args=(child, url), daemon=True, name="prankster"
-        )
-        self.process.start()
-
-    def __call__(self, command, timeout=60, **args):
-        self.conn.send((command, args))
-        if not self.conn.poll(timeout):
-            raise RuntimeError(f"the prankster did not answer {command!r} within {timeout} s")
-        status, result = self.conn.recv()
-        if status != "ok":
-            raise RuntimeError(f"the prankster failed {command!r}:\n{result}")
-        return result
-
-    def close(self):
-        try:
-            self.conn.send(("exit", {}))
-        except OSError:
-            pass
-        self.process.join(10)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join(5)
+        super().__init__("prankster", prankster_main, url)
