@@ -11,6 +11,7 @@ opens at most the connections its table says. The attacks:
   skips      200 connections that each skip a naive 32x32 search (one that never ends)
   pings      20 connections sending WebSocket pings flat out, never reading
   noops      5 connections sending Engine.IO noop packets flat out
+  badged     600 loads of the page for as many badges, then connections opened flat out with them
   voters     150 connections that join the class once a question is open and answer it
 """
 
@@ -28,7 +29,8 @@ from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 
 ENGINE_PATH = "/socket.io/?EIO=4&transport=websocket"
 ENDLESS = {"rows": 32, "cols": 32, "start": 0, "order": "naive", "speed": 30, "paused": True}
-SIZES = {"held": 500, "skips": 200, "pings": 20, "noops": 5, "voters": 150, "codes": 4}
+SIZES = {"held": 500, "skips": 200, "pings": 20, "noops": 5, "voters": 150, "codes": 4, "badged": 600}
+BADGE = "knights_badge"  # the page's cookie: see server/edge/badges.py
 
 
 class Closed(Exception):
@@ -42,8 +44,10 @@ class Raw:
         self.ws, self.ids, self.answers = ws, itertools.count(), {}
 
     @classmethod
-    async def open(cls, session, url):
-        ws = await session.ws_connect(url.replace("http", "ws", 1) + ENGINE_PATH, autoping=False, timeout=10)
+    async def open(cls, session, url, headers=None):
+        ws = await session.ws_connect(
+            url.replace("http", "ws", 1) + ENGINE_PATH, autoping=False, timeout=10, headers=headers
+        )
         raw = cls(ws)
         if not (await raw.text()).startswith("0"):
             raise Closed()
@@ -113,10 +117,10 @@ class Attacks:
     def answered(self, attack, answer):
         self.count(attack, "ok" if answer.get("ok") else answer.get("code", "refused"))
 
-    async def opened(self, attack):
+    async def opened(self, attack, headers=None):
         """Open a connection for attack, or count why not and return None."""
         try:
-            raw = await Raw.open(self.session, self.url)
+            raw = await Raw.open(self.session, self.url, headers)
         except (TimeoutError, Closed, aiohttp.ClientError) as exc:
             self.count(attack, f"not connected ({type(exc).__name__})")
             await asyncio.sleep(0.05)
@@ -137,6 +141,24 @@ class Attacks:
             except (Closed, aiohttp.ClientError):
                 self.count(attack, "closed by the server")
             finally:
+                await raw.close()
+
+    async def badged(self):
+        """Load the page for badges (as a browser would), then open and close connections flat
+        out, each with the next badge."""
+        badges = []
+        for _ in range(SIZES["badged"]):
+            if not self.on:
+                return
+            async with self.session.get(self.url + "/") as page:
+                if BADGE in page.cookies:
+                    badges.append(page.cookies[BADGE].value)
+        self.count("badged", "badges", len(badges))
+        for badge in itertools.cycle(badges or [""]):
+            if not self.on:
+                return
+            raw = await self.opened("badged", {"Cookie": f"{BADGE}={badge}"})
+            if raw is not None:
                 await raw.close()
 
     async def codes(self):
