@@ -19,7 +19,7 @@ RUN = "rows=6&cols=6&speed=60"  # a naive 6x6 search at 60 moves a second: hints
 # before its paint: the canvases are looked at there, and in a task queued by each animation
 # frame, which runs once that frame is painted.
 WATCH = """(ids) => {
-  const watch = { resizes: {}, frames: 0, empty: 0 }, emptyFrames = new Set();
+  const watch = { resizes: {}, frames: 0, empty: 0, ready: 0 }, emptyFrames = new Set();
   const canvases = [...document.querySelectorAll('.lane:not([hidden]) canvas')];
   const blank = (canvas) => {
     const { width: w, height: h } = canvas;
@@ -36,7 +36,7 @@ WATCH = """(ids) => {
     watch.resizes[id] = 0;
     let first = true; // an observer reports the size it finds when it starts: not a resize
     new ResizeObserver(() => {
-      if (first) first = false;
+      if (first) { first = false; watch.ready++; }
       else { watch.resizes[id]++; look(); }
     }).observe(document.getElementById(id));
   }
@@ -51,6 +51,9 @@ WATCH = """(ids) => {
   window.steady = watch;
 }"""
 IDS = ["board-frame", "board-box", "board", "board-box-second", "board-second"]
+# Each observer first reports the size it finds: a change before that report would be folded into
+# it, and not counted.
+READY = "(n) => window.steady.ready === n"
 # Enough of the run to pass many dead ends (where the hints go) and the frames that follow them.
 ENOUGH = "([events, frames]) => knightsTour.model.events >= events && window.steady.frames >= frames"
 
@@ -61,6 +64,7 @@ def watch_a_run(page, events=240, frames=60):
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.model.events > 0")
     page.evaluate(WATCH, IDS)
+    page.wait_for_function(READY, arg=len(IDS))
     page.wait_for_function(ENOUGH, arg=[events, frames], timeout=60_000)
     page.get_by_role("button", name="Pause").click()
     return page.evaluate("() => window.steady")
@@ -112,6 +116,7 @@ def test_a_board_resized_during_a_run_is_never_shown_empty(open_page):
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.model.events > 0")
     page.evaluate(WATCH, IDS)
+    page.wait_for_function(READY, arg=len(IDS))
     for resized, width in enumerate([1100, 1000, 1180, 1280], start=1):
         page.set_viewport_size({"width": width, "height": LAPTOP["height"] - 10 * resized})
         page.wait_for_function("(n) => window.steady.resizes.board >= n", arg=resized)

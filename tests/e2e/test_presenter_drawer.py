@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.e2e.test_board_steady import IDS, RUN, WATCH
+from tests.e2e.test_board_steady import IDS, READY, RUN, WATCH
 from tests.support.page import end_class, start_class
 from tests.support.waiting import wait_for
 
@@ -60,7 +60,7 @@ def test_the_drawer_opens_by_keyboard_over_the_side_and_escape_closes_it(present
     for role, name in TOOLS:
         expect(page.get_by_role(role, name=name, exact=True)).to_be_hidden()
     page.evaluate(WATCH, IDS)
-
+    page.wait_for_function(READY, arg=len(IDS))  # before the drawer opens: see READY
     toggle.focus()
     page.keyboard.press("Enter")
     expect(toggle).to_have_attribute("aria-expanded", "true")
