@@ -19,7 +19,9 @@ from tests.support.waiting import wait_for
 
 OFFLINE = "Offline: the connection to the server is down. Reconnecting…"
 OFFLINE_ZH = "已离线：与服务器的连接已断开，正在重新连接……"
-LOADED = "() => knightsTour.state !== undefined"  # a student's Play stays disabled
+# A student's page has joined its class: only a page once connected shows the badge when it drops
+# (a page still making its first connection says so in its status line instead).
+FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
 BACK = 15_000  # ms for a page to reconnect: Socket.IO waits up to 5 s between tries
 
 # Whether the badge is on screen and on top: nothing covers the middle of its box.
@@ -59,7 +61,7 @@ def test_the_class_sees_the_badge_in_its_own_language(page, site, open_page):
     page.get_by_role("button", name="Start a class").click()
     expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
     code = page.locator("#lead-code").inner_text()
-    student = open_page(f"/?class={code}", until=LOADED, locale="zh-CN")
+    student = open_page(f"/?class={code}", until=FOLLOWING, locale="zh-CN")
     expect(student.locator("#follow-code")).to_have_text(code)
     expect(badge(student)).to_be_hidden()
 

@@ -84,10 +84,11 @@ class Nginx:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def browser(self):
-        """Load the page as a new browser does; return the Cookie header it then sends."""
+        """Load the page as a new browser does; return the Cookie header it then sends: every
+        cookie it was given (nginx's route, the page's badge)."""
         with urlopen(self.url + "/", timeout=10) as response:
-            cookie = response.headers["Set-Cookie"]
-        return {"Cookie": cookie.split(";")[0]}
+            cookies = response.headers.get_all("Set-Cookie")
+        return {"Cookie": "; ".join(cookie.split(";")[0] for cookie in cookies)}
 
     def close(self):
         """Stop nginx at once."""
