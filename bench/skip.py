@@ -1,4 +1,5 @@
-"""Benchmark skipping a search through the Player against the engine alone, in one run."""
+"""Benchmark skipping a search through the Player (in its own process, and a leg at a time in
+a helper process, as the production server does) against the engine alone, in one run."""
 
 import argparse
 import sys
@@ -10,6 +11,7 @@ from common import EXPECTED, rate, time_engine
 from server.engine.graph import knight_graph
 from server.engine.search import Search
 from server.runs.player import SKIP_REPORT, Player
+from server.runs.pool import Pool
 
 GOAL = 1.2  # skipping may take at most this many times the engine's own time
 SIZE, START, ORDER = 8, 0, "naive"
@@ -21,8 +23,9 @@ def start_thread(fn):
     threading.Thread(target=fn, daemon=True).start()
 
 
-def time_skip():
-    """Skip a paused Player's whole search; return (seconds, reports, sends, summary)."""
+def time_skip(pool=None):
+    """Skip a paused Player's whole search (in a pool's helpers, if given); return (seconds,
+    reports, sends, summary)."""
     reports, sends, ended, summary = [], [], [], {}
     finished = threading.Event()
 
@@ -40,7 +43,8 @@ def time_skip():
         finished.set()
 
     search = Search(knight_graph(SIZE, SIZE), START, ORDER)
-    player = Player(search, send, report, finish, paused=True)
+    leg = None if pool is None else (lambda *job: pool.leg("bench", *job))
+    player = Player(search, send, report, finish, paused=True, leg=leg)
     player.start(start_thread)
     began = time.perf_counter()
     player.skip()
@@ -66,12 +70,18 @@ def main(argv=None):
     )
     print(f"Python {sys.version.split()[0]}")
 
-    engine_times, skips = [], []
-    # Alternated, so a slow spell of a shared machine hits both alike.
-    for _ in range(args.repeat):
-        engine_times.append(time_engine(SIZE, SIZE, START, ORDER))
-        skips.append(time_skip())
+    engine_times, skips, helped = [], [], []
+    pool = Pool(1)
+    # Alternated, so a slow spell of a shared machine hits all alike.
+    try:
+        for _ in range(args.repeat):
+            engine_times.append(time_engine(SIZE, SIZE, START, ORDER))
+            skips.append(time_skip())
+            helped.append(time_skip(pool))
+    finally:
+        pool.close()
     engine_seconds = min(engine_times)
+    helped_seconds = min(run[0] for run in helped)
     skip_seconds, reports, sends, summary = min(skips, key=lambda run: run[0])
 
     print()
@@ -79,12 +89,14 @@ def main(argv=None):
     for label, seconds in (
         ("engine alone, drained by deque", engine_seconds),
         ("Player.skip(), from skip() to finish", skip_seconds),
+        ("the same, a leg at a time in a helper", helped_seconds),
     ):
         print(f"{label:38}{seconds:9.3f}  {rate(events, seconds)}")
     if args.repeat > 1:
         print(
             f"(all runs: engine {', '.join(f'{s:.2f}' for s in engine_times)} s; skip "
-            f"{', '.join(f'{run[0]:.2f}' for run in skips)} s)"
+            f"{', '.join(f'{run[0]:.2f}' for run in skips)} s; in a helper "
+            f"{', '.join(f'{run[0]:.2f}' for run in helped)} s)"
         )
 
     print(
@@ -109,10 +121,14 @@ def main(argv=None):
         )
     if not summary["found"] or summary["stopped"] is not None or sends:
         failures.append("the skip did not run the whole search unsent and find its tour")
+    if any(run[3] != summary or run[2] for run in helped):
+        failures.append("a skip in a helper did not end as the skip in the Player's own process did")
 
-    ratio = skip_seconds / engine_seconds
-    verdict = "met" if ratio <= GOAL else "NOT met"
-    print(f"\nSkipping takes {ratio:.2f} times the engine's own time (goal <= {GOAL:g}x: {verdict}).")
+    print()
+    for where, seconds in (("Skipping", skip_seconds), ("Skipping in a helper", helped_seconds)):
+        ratio = seconds / engine_seconds
+        verdict = "met" if ratio <= GOAL else "NOT met"
+        print(f"{where} takes {ratio:.2f} times the engine's own time (goal <= {GOAL:g}x: {verdict}).")
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0

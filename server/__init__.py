@@ -45,6 +45,8 @@ def create_app(config=None):
         QUEUE_TIMEOUT_SECONDS=1.0,
         # The sites whose pages may frame /embed (see edge/headers.py); empty: any site.
         EMBED_ANCESTORS=[],
+        # Helper processes searching for skipping runs (see runs/pool.py); 0: the app's own.
+        SEARCH_PROCESSES=0,
     )
     if config:
         app.config.update(config)

@@ -14,6 +14,7 @@ import sys
 from urllib.parse import urlsplit
 
 from .edge.guard import HANDSHAKE_BURST, MAX_CONNECTIONS
+from .runs.pool import default_size
 
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
 WORKER_CONNECTIONS = 10_000  # open connections the worker takes at most (each a greenlet)
@@ -95,6 +96,14 @@ def parse(argv=None):
         help="the address students open, shown in the class link and its QR code "
         "(default: this machine's network address when listening on 0.0.0.0)",
     )
+    parser.add_argument(
+        "--search-processes",
+        type=int,
+        default=default_size(),
+        metavar="N",
+        help="helper processes that search for skipping runs, beside the one serving the pages "
+        f"(default {default_size()}: one per core but one; 0: search in the serving process)",
+    )
     parser.add_argument("--ping-interval", type=float, default=PING_INTERVAL, help=argparse.SUPPRESS)
     parser.add_argument("--ping-timeout", type=float, default=PING_TIMEOUT, help=argparse.SUPPRESS)
     # Seconds: a class key's life in Redis, and how often its owner renews it.
@@ -175,6 +184,7 @@ def gunicorn_command(args, open_files=WORKER_CONNECTIONS):
         "PING_TIMEOUT": args.ping_timeout,
         "PUBLIC_URL": join_url(args),
         "MAX_WEBSOCKETS": websocket_capacity(open_files),
+        "SEARCH_PROCESSES": args.search_processes,
     }
     tuning = {
         "CLASS_TTL_SECONDS": args.class_ttl,

@@ -7,6 +7,13 @@ from .orderings import NEEDS_BOARD, ORDERINGS, check_order
 VISIT = "visit"
 BACKTRACK = "backtrack"
 FOUND = "found"
+_KINDS = {kind: kind for kind in (VISIT, BACKTRACK, FOUND)}
+
+
+def canonical(event):
+    """Return an event whose kind is this module's own string (one that crossed a pipe is a copy)."""
+    kind, vertex, depth = event
+    return (_KINDS[kind], vertex, depth)
 
 
 def check_flag(name, value):
@@ -43,9 +50,23 @@ class Search:
         self.ended = False
 
     def __iter__(self):
+        return self._walk(*self._expander())
+
+    def resume(self, path, last, backtracks, tours=0, last_tour=None):
+        """Return the events after `last`, the search having left `path` with `backtracks` and
+        `tours` so far: the search goes on from there without making its earlier events again.
+
+        A search's state is its path alone (each square's moves are ordered by the squares
+        visited before it), so another process can search on and hand back where it got to.
+        """
+        self.path[:] = path
+        self.tours, self.last_tour = tours, last_tour
+        self.backtracks, self.ended = None, False
+        return self._walk(*self._expander(), at=(canonical(last), backtracks))
+
+    def _expander(self):
         visited = bytearray(len(self.graph))
-        expand = ORDERINGS[self.order](self.graph, visited, self.seed)
-        return self._walk(expand, visited)
+        return ORDERINGS[self.order](self.graph, visited, self.seed), visited
 
     def _found(self):
         self.tours += 1
@@ -60,66 +81,106 @@ class Search:
         kind, _, depth = event
         return (kind is FOUND and not self.all_tours) or (kind is BACKTRACK and depth == 0)
 
-    def _walk(self, expand, visited):
-        """Yield the events of the depth-first search; the hot loop of the engine."""
-        backtracks = 0
-        try:
-            adjacency, start, every, path = self.graph.adjacency, self.start, self.all_tours, self.path
-            last = len(adjacency) - 1
-            closing = set(adjacency[start]) if self.closed else None
-            path.append(start)
+    def _end(self, backtracks):
+        # Published when the search ends, so that a reader who skipped its events (not counting
+        # them, for speed) can still count them: each visit not backtracked is on the path, so
+        # events = 2 * backtracks + len(path) + tours. A generator closed early publishes nothing.
+        self.backtracks = backtracks
+        self.ended = True
+
+    def _tries(self, expand, visited, last):
+        """Mark the path visited and return each of its squares' moves, as the search left them
+        after the event last: each past the square it went on to (or came back from)."""
+        path = self.path
+        kind, vertex, _ = last
+        # A full path's last square lists no moves: the search reports or backs out of it.
+        listed = len(path) - (len(path) == len(visited))
+        tries = []
+        for i, u in enumerate(path):
+            visited[u] = 1
+            if i < listed:
+                moves = iter(expand(u))
+                after = path[i + 1] if i + 1 < len(path) else vertex if kind is BACKTRACK else None
+                if after is not None:
+                    next(w for w in moves if w == after)
+                tries.append(moves)
+        return tries
+
+    def _walk(self, expand, visited, at=None):
+        """Yield the events of the depth-first search (after at's (event, backtracks) if given);
+        the hot loop of the engine."""
+        adjacency, start, every, path = self.graph.adjacency, self.start, self.all_tours, self.path
+        last = len(adjacency) - 1
+        closing = set(adjacency[start]) if self.closed else None
+        extend, retract = path.append, path.pop
+        if at is None:
+            backtracks = 0
+            extend(start)
             visited[start] = 1
             yield (VISIT, start, 0)
-            if last == 0:
-                if closing is None or start in closing:
-                    self._found()
-                    yield (FOUND, start, 0)
-                    if not every:
-                        return
-                path.pop()
-                visited[start] = 0
-                backtracks += 1
-                yield (BACKTRACK, start, 0)
-                return
-            tries = [iter(expand(start))]
-            push, pop = tries.append, tries.pop
-            extend, retract = path.append, path.pop
+            tries = [iter(expand(start))] if last else []
             depth = 0
-            while tries:
-                for v in tries[-1]:
-                    if visited[v]:
-                        continue
-                    visited[v] = 1
-                    extend(v)
-                    depth += 1
-                    yield (VISIT, v, depth)
-                    if depth < last:
-                        push(iter(expand(v)))
-                        break
-                    if closing is None or v in closing:
-                        self._found()
-                        yield (FOUND, v, depth)
-                        if not every:
-                            return
-                    # A full path that is not wanted (or already reported) is a dead end.
-                    retract()
-                    visited[v] = 0
-                    backtracks += 1
-                    yield (BACKTRACK, v, depth)
-                    depth -= 1
-                else:
-                    pop()
-                    u = retract()
-                    visited[u] = 0
-                    backtracks += 1
-                    yield (BACKTRACK, u, depth)
-                    depth -= 1
-        finally:
-            # Published when the search ends, so that a reader who skipped its events (not
-            # counting them, for speed) can still count them: each visit not backtracked is
-            # on the path, so events = 2 * backtracks + len(path) + tours.
-            self.backtracks = backtracks
-            self.ended = True
+            full = not last
+        else:
+            event, backtracks = at
+            if self.is_last(event):
+                self._end(backtracks)
+                return
+            tries = self._tries(expand, visited, event)
+            depth = len(path) - 1
+            full = len(path) == len(adjacency) and event[0] is not BACKTRACK
+            if full and event[0] is FOUND:
+                full = False  # reported: the search backs out of it below
+                retract()
+                visited[event[1]] = 0
+                backtracks += 1
+                yield (BACKTRACK, event[1], depth)
+                depth -= 1
+        if full:  # the path just reached every square: a tour, or a dead end
+            v = path[-1]
+            if closing is None or v in closing:
+                self._found()
+                yield (FOUND, v, depth)
+                if not every:
+                    self._end(backtracks)
+                    return
+            retract()
+            visited[v] = 0
+            backtracks += 1
+            yield (BACKTRACK, v, depth)
+            depth -= 1
+        push, pop = tries.append, tries.pop
+        while tries:
+            for v in tries[-1]:
+                if visited[v]:
+                    continue
+                visited[v] = 1
+                extend(v)
+                depth += 1
+                yield (VISIT, v, depth)
+                if depth < last:
+                    push(iter(expand(v)))
+                    break
+                if closing is None or v in closing:
+                    self._found()
+                    yield (FOUND, v, depth)
+                    if not every:
+                        self._end(backtracks)
+                        return
+                # A full path that is not wanted (or already reported) is a dead end.
+                retract()
+                visited[v] = 0
+                backtracks += 1
+                yield (BACKTRACK, v, depth)
+                depth -= 1
+            else:
+                pop()
+                u = retract()
+                visited[u] = 0
+                backtracks += 1
+                yield (BACKTRACK, u, depth)
+                depth -= 1
+        self._end(backtracks)
 
 
 def knight_tour(graph, start, order="naive", **options):

@@ -1,5 +1,6 @@
 """Socket.IO handlers of a client's own run: start it, pause, resume, step, speed, skip, stop."""
 
+import functools
 import itertools
 from dataclasses import asdict
 
@@ -89,6 +90,7 @@ def on_start(data=None):
         resume_at=options.resume_at,
         stalled=lambda stalled: relay.stalled(player, stalled),
         turn=lambda: turns.turn(share),
+        leg=None if registry.pool is None else functools.partial(registry.pool.leg, share),
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.

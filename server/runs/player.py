@@ -6,6 +6,7 @@ import time
 from collections import deque
 from contextlib import nullcontext
 
+from ..engine import legs
 from ..engine.lookahead import upcoming as next_event
 
 WINDOW = 2  # batches sent but not yet acknowledged, at most
@@ -34,7 +35,10 @@ class Player:
     must be called once the receiver has taken what was sent.
 
     turn() gives a context in which the player may search one slice of many: see turns.py. A
-    batch of a slice or less (a paced run's, a step's) is taken at once.
+    batch of a slice or less (a paced run's, a step's) is taken at once. leg(search, state,
+    limit), if given, searches unsent events (a skip's, a catch-up's) a leg at a time somewhere
+    else, returning the state it reached (see runs/pool.py); if it raises OSError, the player
+    searches that leg itself.
     """
 
     def __init__(
@@ -51,10 +55,11 @@ class Player:
         clock=time.monotonic,
         stalled=lambda stalled: None,
         turn=nullcontext,
+        leg=None,
     ):
         self.search = search
-        self._turn = turn
-        self._events = iter(search)
+        self._turn, self._leg = turn, leg
+        self._events = None  # the search's events from self.last on: see _stream
         self._send, self._report, self._finish = send, report, finish
         self._clock = clock
         self._cond = threading.Condition()
@@ -269,9 +274,16 @@ class Player:
         """Return count, cut to what the budget has left."""
         return count if self.budget is None else min(count, self.budget - self.events)
 
+    def _stream(self):
+        """Return the search's events after the last taken, going on from its path if it was
+        searched elsewhere meanwhile."""
+        if self._events is None:
+            self._events = legs.go_on(self.search, legs.where(self.search, self.events, self.last))
+        return self._events
+
     def _take(self, count):
         """Take up to count events from the search."""
-        batch = list(itertools.islice(self._events, self._room(count)))
+        batch = list(itertools.islice(self._stream(), self._room(count)))
         self.events += len(batch)
         if batch:
             self.last = batch[-1]
@@ -297,22 +309,38 @@ class Player:
     def _advance(self, count):
         """Search up to count events without keeping them (the lock is held)."""
         # Consumed in C: only the last event of a slice is kept.
-        tail = deque(itertools.islice(self._events, count), maxlen=1)
+        tail = deque(itertools.islice(self._stream(), count), maxlen=1)
         search = self.search
         self.events = search.events_at_end() if search.ended else self.events + count
         if tail:
             self.last = tail[0]
         self._note_end(tail[0] if tail else None)
 
+    def _search_unsent(self, until=None):
+        """Search on without sending, toward `until` events (None: on and on) and the budget: a
+        leg elsewhere if there is somewhere to search it, else a slice here in turns."""
+        limit = min((n for n in (until, self.budget) if n is not None), default=None)
+        if self._leg is not None:
+            with self._cond:
+                state = legs.where(self.search, self.events, self.last)
+            try:
+                reached = self._leg(self.search, state, limit)
+            except OSError:
+                pass  # its helper was lost: this leg is searched here, and the next is sent again
+            else:
+                with self._cond:  # held while the search takes on the state, so snapshots stay whole
+                    self.last = legs.take_over(self.search, reached)
+                    self.events = reached["events"]
+                    self._events = None  # searched elsewhere: the events here go on from its path
+                    self._note_end(self.last)
+                return
+        with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
+            self._advance(self._room(SKIP_SLICE if until is None else min(SKIP_SLICE, until - self.events)))
+
     def _catch_up(self):
-        """Search, unsent, the events the receiver already holds, a slice at a time."""
-        while self.events < self._resume_at:
-            with self._turn(), self._cond:
-                if self._stopped:
-                    return
-                self._advance(self._room(min(SKIP_SLICE, self._resume_at - self.events)))
-                if self.done:
-                    return
+        """Search, unsent, the events the receiver already holds."""
+        while self.events < self._resume_at and not (self._stopped or self.done):
+            self._search_unsent(self._resume_at)
             time.sleep(0)  # let other clients' work in between slices, under gevent too
 
     def _skip(self):
@@ -321,8 +349,8 @@ class Player:
         first = self.events
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
         while True:
-            with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
-                self._advance(self._room(SKIP_SLICE))
+            self._search_unsent()
+            with self._cond:
                 if self.done or self._stopped:
                     return
                 cancelled = not self._skipping

@@ -5,18 +5,20 @@ import threading
 from flask import current_app
 
 from .audience import Alone
+from .pool import Pool
 from .turns import Turns
 
 
 class Runs:
     """The players of one app's clients, by client sid."""
 
-    def __init__(self, give_way=lambda: None):
+    def __init__(self, give_way=lambda: None, pool=None):
         self._players = {}
         self._lock = threading.Lock()
         # Who else sees a run and who may drive it (see audience.py): a run alone by default.
         self.seams = Alone()
         self.turns = Turns(give_way)  # at searching flat out, shared by every run of the app
+        self.pool = pool  # helper processes for skips, or None: see pool.py
 
     def __len__(self):
         return len(self._players)
@@ -78,7 +80,9 @@ def _give_way(async_mode):
 
 def init_app(app):
     """Give an app its own registry of runs."""
-    app.extensions["knights_tour_runs"] = Runs(_give_way(app.config["ASYNC_MODE"]))
+    helpers = app.config["SEARCH_PROCESSES"]
+    pool = Pool(helpers) if helpers else None
+    app.extensions["knights_tour_runs"] = Runs(_give_way(app.config["ASYNC_MODE"]), pool)
 
 
 def runs(app=None):

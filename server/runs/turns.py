@@ -19,15 +19,16 @@ GIVE_WAY_EVERY = 0.005
 
 
 class Turns:
-    """Grant one turn at a time: to the next waiting address in line, to its longest-waiting run."""
+    """Grant turns, `slots` at a time (one by default): to the next waiting address in line, to its
+    longest-waiting run. (The pool of helper processes grants its helpers so: see pool.py.)"""
 
-    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic):
+    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic, slots=1):
         # Called as a turn begins, every so often: under gevent, gevent.idle, so that a search
         # waits until the worker has nothing else to do (no socket to read or write, no timer due).
         self._give_way, self._every, self._clock = give_way, every, clock
         self._gave_way = clock()
         self._lock = threading.Lock()
-        self._taken = False
+        self._free = slots  # turns that may be taken at once, less those taken
         self._waiting = OrderedDict()  # address -> the Events of its waiting runs, in line
 
     def waiting(self):
@@ -38,9 +39,10 @@ class Turns:
     def acquire(self, address):
         """Wait for a turn of address's."""
         with self._lock:
-            granted = None if not self._taken else threading.Event()
-            self._taken = True
-            if granted is not None:
+            granted = None if self._free else threading.Event()
+            if granted is None:
+                self._free -= 1
+            else:
                 self._waiting.setdefault(address, deque()).append(granted)
         if granted is not None:
             granted.wait()  # the turn is handed over still taken
@@ -52,7 +54,7 @@ class Turns:
         """End a turn: hand it to the next address in line, which then goes to the back."""
         with self._lock:
             if not self._waiting:
-                self._taken = False
+                self._free += 1
                 return
             address, line = self._waiting.popitem(last=False)
             granted = line.popleft()

@@ -1,0 +1,96 @@
+"""A long search taken a leg at a time, in whichever process: where a search is, as plain data,
+searching on from there for a while, and taking on where another process got to.
+
+A search's state is its path and counts (see Search.resume), so a run that skips can hand its
+search to a helper process for a leg and pick up where the helper left it. Run as a program
+(serve), this module is such a helper: it reads jobs and writes their results as pickles.
+"""
+
+import itertools
+import pickle
+import sys
+import time
+from collections import deque
+
+from .graph import Graph
+from .search import Search, canonical
+
+# Events searched between two looks at the clock (about a millisecond).
+SLICE = 1 << 12
+
+
+def where(search, events, last):
+    """Return the state of a search that has made `events` events, the last of them `last`."""
+    return {
+        "events": events,
+        "last": last,
+        "path": list(search.path),
+        "tours": search.tours,
+        "last_tour": search.last_tour,
+        "ended": search.ended,
+    }
+
+
+def go_on(search, state):
+    """Return the events a search makes after the state it was left in (the first, if none yet)."""
+    if state["last"] is None:
+        return iter(search)
+    path, tours, events = state["path"], state["tours"], state["events"]
+    backtracks = (events - tours - len(path)) // 2  # events = visits + backtracks + tours
+    return search.resume(path, state["last"], backtracks, tours, state["last_tour"])
+
+
+def take_over(search, state):
+    """Make a search's path and counts the state another process left it in; return its last event."""
+    search.path[:] = state["path"]
+    search.tours, search.last_tour = state["tours"], state["last_tour"]
+    search.ended = state["ended"]
+    if search.ended:
+        search.backtracks = (state["events"] - search.tours - len(search.path)) // 2
+    return None if state["last"] is None else canonical(state["last"])
+
+
+def search_on(search, state, limit, seconds, clock=time.monotonic):
+    """Search on from state for about `seconds`, to `limit` events at most (None: no limit), or
+    to the search's end; return the state reached."""
+    events, count, last = go_on(search, state), state["events"], state["last"]
+    deadline = clock() + seconds
+    while limit is None or count < limit:
+        wanted = SLICE if limit is None else min(SLICE, limit - count)
+        # Consumed in C: only the last event of a slice is kept.
+        tail = deque(itertools.islice(events, wanted), maxlen=1)
+        count = search.events_at_end() if search.ended else count + wanted
+        if tail:
+            last = tail[0]
+        if search.ended or clock() >= deadline:
+            break
+    return where(search, count, last)
+
+
+def job(search, state, limit, seconds):
+    """Return a leg of a search as plain data, for a helper process (see serve)."""
+    graph = search.graph
+    board = (graph.adjacency, graph.names, graph.shape)
+    options = {"closed": search.closed, "all_tours": search.all_tours, "seed": search.seed}
+    return (board, search.start, search.order, options, state, limit, seconds)
+
+
+def run_job(board, start, order, options, state, limit, seconds):
+    """Do the leg a job describes; return the state reached."""
+    graph = Graph(*board)
+    # The start is given by number: a named graph's search takes it by name.
+    search = Search(graph, graph.vertices()[start], order, **options)
+    return search_on(search, state, limit, seconds)
+
+
+def serve(reader=None, writer=None):
+    """Do the jobs a parent process sends, one pickle in and one out each, until it closes the pipe."""
+    reader = reader or sys.stdin.buffer
+    writer = writer or sys.stdout.buffer
+    while True:
+        try:
+            leg = pickle.load(reader)
+        except EOFError:
+            return
+        pickle.dump(run_job(*leg), writer)
+        writer.flush()

@@ -1,0 +1,185 @@
+"""Skips searched by helper processes, a leg at a time: the same results as the worker's own
+search, a helper lost mid-skip replaced, and the helpers lent in turns."""
+
+import itertools
+import os
+import signal
+import threading
+
+import psutil
+import pytest
+
+from server.engine import legs
+from server.engine.graph import knight_graph
+from server.engine.search import Search, knight_tour
+from server.runs.player import Player
+from server.runs.pool import Pool, default_size
+from tests.support.replay import path_of
+from tests.support.waiting import wait_for
+from tests.test_player import Receiver
+
+
+@pytest.fixture
+def pool():
+    """Return a pool of two helpers, ended after the test."""
+    pool = Pool(2)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def play(pool):
+    """Return play(receiver, size, share="a", search_options=None, **options): a started Player
+    whose skips are searched by the pool's helpers."""
+    started = []
+
+    def play(receiver, size, share="a", search_options=None, **options):
+        search = Search(knight_graph(size, size), 0, "naive", **(search_options or {}))
+        leg = lambda *job: pool.leg(share, *job)  # noqa: E731
+        player = Player(search, receiver.send, receiver.report, receiver.finish, leg=leg, **options)
+        started.append((player, threading.Thread(target=player._run, name="player")))
+        started[-1][1].start()
+        return player
+
+    yield play
+    for player, thread in started:
+        player.stop()
+        thread.join(5)
+
+
+@pytest.mark.parametrize("size, visits, backtracks", [(5, 5010, 4985), (6, 183_635, 183_599)])
+def test_a_skip_searched_by_helpers_ends_where_the_search_does(play, pool, size, visits, backtracks):
+    receiver = Receiver()
+    player = play(receiver, size, speed=10)
+    assert wait_for(lambda: receiver.batches)
+    player.skip()
+    assert receiver.done.wait(20)
+    summary = receiver.summary
+    assert (summary["visits"], summary["backtracks"], summary["found"]) == (visits, backtracks, True)
+    assert summary["path"] == path_of(knight_tour(knight_graph(size, size), 0))
+    assert summary["tour"] == summary["path"] and summary["stopped"] is None
+    assert receiver.count() < 10, "the skipped events were never sent"
+    assert pool.pids(), "a helper searched them"
+
+
+def test_every_tour_counted_by_helpers(play):
+    receiver = Receiver()
+    player = play(receiver, 5, paused=True, search_options={"all_tours": True})
+    player.skip()
+    assert receiver.done.wait(60)
+    assert receiver.summary["tours"] == 304 and len(receiver.summary["tour"]) == 25
+
+
+def test_a_budget_ends_a_skip_searched_by_helpers_on_its_last_event(play):
+    receiver = Receiver()
+    player = play(receiver, 8, paused=True, budget=1_234_567)
+    player.skip()
+    assert receiver.done.wait(30)
+    expected = list(itertools.islice(knight_tour(knight_graph(8, 8), 0), 1_234_567))
+    assert receiver.summary["events"] == 1_234_567 and receiver.summary["stopped"] == "budget"
+    assert receiver.summary["path"] == path_of(expected)
+
+
+def pause_and_step(player, receiver):
+    """Pause a skip, step once; return the progress report of the pause and the events stepped."""
+    player.pause()
+    assert wait_for(lambda: receiver.reports and not receiver.reports[-1]["skipping"])
+    searched, before = receiver.reports[-1], receiver.count()
+    player.step()
+    assert wait_for(lambda: receiver.count() > before)
+    return searched, receiver.events[before:]
+
+
+def test_pause_cancels_a_skip_in_a_helper_and_the_run_goes_on_from_there(play):
+    receiver = Receiver()
+    player = play(receiver, 8, speed=50)  # 35 million events: still going when paused
+    assert wait_for(lambda: receiver.batches), "played here first"
+    player.skip()
+    assert wait_for(lambda: player.snapshot()["events"] > 500_000)
+    searched, stepped = pause_and_step(player, receiver)
+    expected = list(itertools.islice(knight_tour(knight_graph(8, 8), 0), searched["events"] + 1))
+    assert searched["path"] == path_of(expected[:-1])
+    assert stepped == [expected[-1]], "the worker's own search goes on from the helper's path"
+
+
+def test_a_helper_killed_mid_skip_is_replaced_and_the_skip_goes_on(play, pool):
+    receiver = Receiver()
+    player = play(receiver, 8, paused=True)
+    player.skip()
+    assert wait_for(lambda: pool.pids() and player.snapshot()["events"] > 200_000)
+    killed = pool.pids()[0]
+    os.kill(killed, signal.SIGKILL)
+    reached = player.snapshot()["events"]
+    assert wait_for(lambda: player.snapshot()["events"] > reached + 500_000), "the skip goes on"
+    assert wait_for(lambda: pool.pids() and killed not in pool.pids()), "in a new helper"
+    searched, stepped = pause_and_step(player, receiver)
+    expected = list(itertools.islice(knight_tour(knight_graph(8, 8), 0), searched["events"] + 1))
+    assert searched["path"] == path_of(expected[:-1]) and stepped == [expected[-1]]
+
+
+def test_a_run_resumed_far_into_its_search_is_caught_up_by_helpers(play, pool):
+    receiver = Receiver()
+    player = play(receiver, 8, paused=True, resume_at=2_000_000)
+    assert wait_for(lambda: player.snapshot()["events"] == 2_000_000)
+    player.step()
+    assert wait_for(lambda: receiver.batches)
+    expected = list(itertools.islice(knight_tour(knight_graph(8, 8), 0), 2_000_001))
+    assert receiver.events == [expected[-1]] and player.snapshot()["path"] == path_of(expected)
+    assert pool.pids()
+
+
+def test_the_helpers_end_with_the_pool():
+    pool = Pool(2)
+    search = Search(knight_graph(5, 5), 0, "naive")
+    reached = pool.leg("a", search, legs.where(search, 0, None), 10)
+    assert reached["events"] == 10 and len(reached["path"]) == 10
+    helpers = [psutil.Process(pid) for pid in pool.pids()]
+    assert len(helpers) == 1, "a helper starts when first needed"
+    pool.close()
+    assert pool.pids() == []
+    assert all(not h.is_running() or h.status() == psutil.STATUS_ZOMBIE for h in helpers)
+
+
+def test_a_machine_of_n_cores_gets_n_minus_one_helpers_and_at_least_one():
+    assert [default_size(n) for n in (1, 2, 4, 16)] == [1, 1, 3, 15]
+
+
+SKIPPED = {"rows": 8, "cols": 8, "start": 0, "order": "naive", "speed": 0, "paused": True}
+
+
+def progressed(client):
+    """Return the events of a client's last progress report, 0 before any."""
+    reports = client.named("progress")
+    return reports[-1]["events"] if reports else 0
+
+
+def test_the_production_server_skips_in_a_helper_and_replaces_a_lost_one(production, connect):
+    server = production()
+    worker = server.worker
+    skipper = connect(server.url)
+    assert skipper.call("start", SKIPPED)["ok"] is True
+    worker_before = worker.cpu_seconds()
+    assert skipper.call("skip") == {"ok": True}
+    helpers = wait_for(lambda: worker.process.children(), 10)
+    assert len(helpers) == 1, f"one helper on this machine's default: {helpers}"
+    helper = helpers[0]
+    assert wait_for(lambda: progressed(skipper) > 3_000_000, 30)
+    searched = helper.cpu_times().user
+    served = worker.cpu_seconds() - worker_before
+    assert searched > 2 * served, f"the helper searched ({searched:.2f} s), not the worker ({served:.2f} s)"
+    # A helper lost (killed, out of memory): the skip goes on in a new one.
+    helper.kill()
+    reached = progressed(skipper)
+    assert wait_for(lambda: progressed(skipper) > reached + 2_000_000, 30), "the skip went on"
+    replaced = worker.process.children()
+    assert [each.pid for each in replaced] not in ([], [helper.pid])
+    assert skipper.call("pause") == {"ok": True}
+    assert wait_for(lambda: skipper.named("progress")[-1]["skipping"] is False, 10)
+    paused = skipper.named("progress")[-1]
+    expected = list(itertools.islice(knight_tour(knight_graph(8, 8), 0), paused["events"]))
+    assert paused["path"] == path_of(expected)
+    assert "Traceback" not in server.log() and "a search helper ended" in server.log()
+    # The helpers go with the server.
+    skipper.close()
+    server.close()
+    assert wait_for(lambda: not any(each.is_running() for each in replaced), 10)

@@ -1,0 +1,82 @@
+"""A search resumed from where it was left (its path, its last event, its counts) goes on exactly
+as the search itself would have: what lets another process search on for it."""
+
+import pickle
+
+import pytest
+
+from server.engine.graph import example_graph, knight_graph
+from server.engine.search import BACKTRACK, FOUND, Search
+
+CASES = [
+    # (graph, start, order, options): boards with and without tours, every ordering, tours
+    # closed and all of them, a one-square board.
+    (knight_graph(3, 4), 0, "naive", {}),
+    (knight_graph(3, 4), 5, "warnsdorff", {"all_tours": True}),
+    (knight_graph(4, 4), 0, "naive", {}),
+    (knight_graph(5, 5), 0, "warnsdorff", {}),
+    (knight_graph(3, 4), 1, "warnsdorff-roth", {"all_tours": True}),
+    (knight_graph(3, 4), 0, "random", {"seed": 7, "all_tours": True}),
+    (knight_graph(3, 4), 0, "naive", {"closed": True, "all_tours": True}),
+    (knight_graph(1, 1), 0, "naive", {"all_tours": True}),
+    (knight_graph(1, 1), 0, "naive", {}),
+    (example_graph(), "A", "naive", {"all_tours": True}),
+]
+
+
+def states(graph, start, order, options):
+    """Yield (events so far, the event, path, counts) after each of a search's events."""
+    search = Search(graph, start, order, **options)
+    for n, event in enumerate(search, 1):
+        backtracks = (n - search.tours - len(search.path)) // 2
+        yield n, event, list(search.path), backtracks, search.tours, search.last_tour
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]!r}-{c[2]}-{sorted(c[3])}")
+def test_a_search_resumed_after_any_event_makes_the_same_events_after_it(case):
+    graph, start, order, options = case
+    whole = list(Search(graph, start, order, **options))
+    checked = 0
+    for n, event, path, backtracks, tours, last_tour in states(graph, start, order, options):
+        # The state as it crosses a pipe: copies, the kind no longer the engine's own string.
+        event = pickle.loads(pickle.dumps(event))
+        assert event[0] is not whole[n - 1][0] or len(event[0]) < 2
+        search = Search(graph, start, order, **options)
+        rest = list(search.resume(path, event, backtracks, tours, last_tour))
+        assert rest == whole[n : n + len(rest)] and n + len(rest) == len(whole), f"after event {n}: {event}"
+        assert search.ended and search.events_at_end() == len(whole)
+        checked += 1
+    assert checked == len(whole)
+
+
+def test_a_resumed_search_reports_its_tours_as_the_whole_one_does():
+    graph = knight_graph(5, 5)
+    whole = Search(graph, 0, "naive", all_tours=False)
+    events = list(whole)
+    found = next(i for i, e in enumerate(events) if e[0] is FOUND)
+    # Resumed one event before the tour: its tour is the whole search's.
+    n = found - 1
+    path = [e for e in _path_after(events[:n])]
+    backtracks = (n - len(path)) // 2
+    search = Search(graph, 0, "naive")
+    rest = list(search.resume(path, events[n - 1], backtracks))
+    assert rest[-1][0] is FOUND and search.tours == 1 and search.last_tour == whole.last_tour
+
+
+def test_a_search_closed_early_does_not_claim_to_have_ended():
+    search = Search(knight_graph(5, 5), 0, "naive")
+    events = iter(search)
+    next(events)
+    events.close()
+    assert not search.ended and search.backtracks is None
+
+
+def _path_after(events):
+    """Return the path a list of events from the start leaves."""
+    path = []
+    for kind, vertex, _ in events:
+        if kind is BACKTRACK:
+            path.pop()
+        elif kind is not FOUND:
+            path.append(vertex)
+    return path
