@@ -8,7 +8,9 @@ import threading
 
 import psutil
 import pytest
+import requests
 
+from server.edge.badges import COOKIE
 from server.engine import legs
 from server.engine.graph import knight_graph
 from server.engine.search import Search, knight_tour
@@ -131,7 +133,7 @@ def test_a_run_resumed_far_into_its_search_is_caught_up_by_helpers(play, pool):
 def test_the_helpers_end_with_the_pool():
     pool = Pool(2)
     search = Search(knight_graph(5, 5), 0, "naive")
-    reached = pool.leg("a", search, legs.where(search, 0, None), 10)
+    reached = pool.leg("a", search, legs.where(search, 0, None), 10).result(10)
     assert reached["events"] == 10 and len(reached["path"]) == 10
     helpers = [psutil.Process(pid) for pid in pool.pids()]
     assert len(helpers) == 1, "a helper starts when first needed"
@@ -183,3 +185,24 @@ def test_the_production_server_skips_in_a_helper_and_replaces_a_lost_one(product
     skipper.close()
     server.close()
     assert wait_for(lambda: not any(each.is_running() for each in replaced), 10)
+
+
+def test_a_browser_gets_its_own_turns_at_the_helpers_beside_a_script_on_its_address(serve, connect):
+    server = serve({"SEARCH_PROCESSES": 1})
+    page = requests.get(server.url, timeout=10)
+    badge = page.cookies[COOKIE]
+    endless = {**SKIPPED, "rows": 32, "cols": 32}  # a search that never ends
+    script = [connect(server.url) for _ in range(8)]  # no badge: one browser, however many
+    student = connect(server.url, headers={"Cookie": f"{COOKIE}={badge}"})
+    for client in [*script, student]:
+        assert client.call("start", endless)["ok"] is True
+        assert client.call("skip") == {"ok": True}
+    everyone = [*script, student]
+    assert wait_for(lambda: all(progressed(client) for client in everyone), 30), "all skipping"
+    before = {client: progressed(client) for client in everyone}
+    assert wait_for(lambda: progressed(student) > before[student] + 3_000_000, 60)
+    mine = progressed(student) - before[student]
+    theirs = max(progressed(client) - before[client] for client in script)
+    # The helper's turns go round the browsers (the script's connections, the student), then
+    # round each one's runs: the student's one run gets half, each of the script's a sixteenth.
+    assert mine > 3 * theirs, f"the student searched {mine:,} events; the script's best {theirs:,}"

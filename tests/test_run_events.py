@@ -117,7 +117,7 @@ def test_controls_on_a_run_are_acknowledged(client):
 
 def test_one_clients_error_does_not_reach_another(clients):
     good, bad = clients(), clients()
-    good.emit("start", GOOD, callback=True)
+    good.emit("start", {**GOOD, "speed": 10}, callback=True)  # paced: still running when paused
     bad.emit("start", {"rows": "x"}, callback=True)
     assert sent_to(good, "error") == []
     assert good.emit("pause", callback=True) == {"ok": True}

@@ -48,22 +48,6 @@ def test_turns_go_round_the_addresses_then_round_each_addresss_runs():
     assert turns.waiting() == 0
 
 
-def test_turns_of_several_slots_are_taken_that_many_at_once_then_round_the_addresses():
-    turns = Turns(slots=2)
-    turns.acquire("held")
-    turns.acquire("held")  # both taken: the next waits
-    assert turns.waiting() == 0
-    order, threads = queue_up(turns, ["prankster"] * 3 + ["student"])
-    turns.release()  # one turn free: the four take it one after another, round the addresses
-    for thread in threads:
-        thread.join(5)
-    assert order == [("prankster", 0), ("student", 3), ("prankster", 1), ("prankster", 2)]
-    turns.release()
-    turns.acquire("a")
-    turns.acquire("b")  # both free again: neither waits
-    assert turns.waiting() == 0
-
-
 def test_a_turn_not_wanted_by_anyone_is_free_at_once_and_gives_way_every_so_often():
     gave_way, clock = [], Clock()
     turns = Turns(give_way=lambda: gave_way.append(clock()), every=0.005, clock=clock)

@@ -23,11 +23,11 @@ class ClassSeams:
         klass = classes().led_by(sid)
         return (lambda: klass.instructor) if klass is not None else (lambda: sid)
 
-    def share(self, sid, address):
+    def share(self, sid, browser):
         """Return whose turns at searching a run of sid's takes: its class's, which a whole
-        hall watches, or its address's."""
+        hall watches, or its browser's."""
         klass = classes().led_by(sid)
-        return f"class:{klass.code}" if klass is not None else address
+        return f"class:{klass.code}" if klass is not None else browser
 
     def check(self, sid, action):
         """Raise ValueError if sid follows a class, or if action would move on past an open question."""

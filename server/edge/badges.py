@@ -28,6 +28,17 @@ BADGE_RATE = 1 / 20  # and one every 20 s after
 MINT_BURST = 600  # badges given to one address at once: twice a lecture hall of browsers
 MINT_RATE = 1.0  # and one a second after
 KEEP = 50_000  # badges whose budgets are kept before the full ones are forgotten
+# Where the guard leaves the id of the valid badge a connection carries (see `browser`).
+ENVIRON_KEY = "knights_tour.badge"
+
+
+def browser(environ):
+    """Return who a connection is, as far as the server can tell: its address, and its badge if it
+    carries one. Behind one NAT, it tells a hall's browsers apart (a script that sends no badge is
+    one browser, however many connections it opens)."""
+    badge = environ.get(ENVIRON_KEY)
+    address = environ.get("REMOTE_ADDR", "")
+    return address if badge is None else f"{address} {badge}"
 
 
 class Badges:
@@ -64,6 +75,7 @@ class Badges:
         return self._sign(secrets.token_hex(12))
 
     def admits(self, environ):
-        """Tell whether a handshake carries a badge with handshakes of its own left (spending one)."""
-        badge = self.of(environ)
+        """Tell whether a handshake carries a badge with handshakes of its own left (spending one);
+        note the badge in environ for `browser`."""
+        badge = environ[ENVIRON_KEY] = self.of(environ)
         return badge is not None and self.handshakes.take(badge, sink=False) >= 0

@@ -38,9 +38,10 @@ class Alone:
         """Return a function that names the page taking sid's run now (None while it is away)."""
         return lambda: sid
 
-    def share(self, sid, address):
-        """Return whose turns at searching a run of sid's takes (see turns.py): its address's."""
-        return address
+    def share(self, sid, browser):
+        """Return whose turns at searching a run of sid's takes (see turns.py): its browser's
+        (edge/badges.py: the address, and the badge if any)."""
+        return browser
 
     def check(self, sid, action):
         """Raise ValueError if sid may not take action ("start", "pause", ...) on its run."""

@@ -7,6 +7,7 @@ from dataclasses import asdict
 from flask import request
 from flask_socketio import emit
 
+from ..edge.badges import browser
 from ..engine import Search, example_graph, knight_graph
 from ..extension import socketio
 from ..replies import Refusal, answered
@@ -50,7 +51,7 @@ def on_start(data=None):
     relay = registry.seams.audience(sid, run)
     # A shared run goes to whichever page leads it now (None while it is away).
     page = registry.seams.page(sid)
-    turns, share = registry.turns, registry.seams.share(sid, request.remote_addr)
+    turns, share = registry.turns, registry.seams.share(sid, browser(request.environ))
 
     def deliver(event, payload, on_ack):
         to = page()

@@ -317,25 +317,42 @@ class Player:
         self._note_end(tail[0] if tail else None)
 
     def _search_unsent(self, until=None):
-        """Search on without sending, toward `until` events (None: on and on) and the budget: a
-        leg elsewhere if there is somewhere to search it, else a slice here in turns."""
+        """Search on without sending, toward `until` events (None: on and on, a skip) and the
+        budget: a leg elsewhere if there is somewhere to search it, else a slice here in turns."""
         limit = min((n for n in (until, self.budget) if n is not None), default=None)
-        if self._leg is not None:
-            with self._cond:
-                state = legs.where(self.search, self.events, self.last)
-            try:
-                reached = self._leg(self.search, state, limit)
-            except OSError:
-                pass  # its helper was lost: this leg is searched here, and the next is sent again
-            else:
-                with self._cond:  # held while the search takes on the state, so snapshots stay whole
-                    self.last = legs.take_over(self.search, reached)
-                    self.events = reached["events"]
-                    self._events = None  # searched elsewhere: the events here go on from its path
-                    self._note_end(self.last)
-                return
+        if self._leg is not None and self._search_elsewhere(limit, skip=until is None):
+            return
         with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
             self._advance(self._room(SKIP_SLICE if until is None else min(SKIP_SLICE, until - self.events)))
+
+    def _search_elsewhere(self, limit, skip):
+        """Have a leg searched elsewhere and take on the state it reached; return False if it
+        must be searched here (its helper was lost)."""
+        with self._cond:
+            state = legs.where(self.search, self.events, self.last)
+        leg = self._leg(self.search, state, limit)
+        leg.add_done_callback(lambda _: self._wake())
+        with self._cond:
+            # A skip paused (or any run stopped) stops waiting for its leg at once, however many
+            # wait before it: a leg still waiting is never searched.
+            self._cond.wait_for(lambda: leg.done() or self._stopped or (skip and not self._skipping))
+            if not leg.done():
+                leg.cancel()
+                return True
+        try:
+            reached = leg.result()
+        except OSError:
+            return False  # its helper was lost: the next leg goes to a new one
+        with self._cond:  # held while the search takes on the state, so snapshots stay whole
+            self.last = legs.take_over(self.search, reached)
+            self.events = reached["events"]
+            self._events = None  # searched elsewhere: the events here go on from its path
+            self._note_end(self.last)
+        return True
+
+    def _wake(self):
+        with self._cond:
+            self._cond.notify_all()
 
     def _catch_up(self):
         """Search, unsent, the events the receiver already holds."""

@@ -5,20 +5,23 @@ A gevent worker serves every socket from one thread, on one core. A skip (a sear
 events unsent, and on a large board no end in sight) is the costliest thing a client can ask
 for; a run that skips hands its search to a helper a leg at a time (LEG seconds; see
 engine/legs.py), on the machine's other cores, and waits without holding the worker. Helpers are
-taken in fair turns: round robin by share (a class, or an address), then by run (see turns.py),
-so 200 skips from one script wait in one line while a student's skip waits in its own.
+taken in fair turns: round robin by share (a class, or a browser: its address and badge), then
+by run (see turns.py), so 200 skips from one script wait in one line while a student's skip
+waits in its own.
 """
 
+import contextlib
 import logging
 import os
 import pickle
 import subprocess
 import sys
 import threading
+from concurrent.futures import Future
 from pathlib import Path
 
 from ..engine import legs
-from .turns import Turns
+from .turns import Lines
 
 log = logging.getLogger(__name__)
 LEG = 0.1  # seconds a helper searches before it hands back where it got to
@@ -51,7 +54,6 @@ class Helper:
             return pickle.load(self._process.stdout)
         except (OSError, EOFError, pickle.UnpicklingError) as lost:
             self.close()
-            log.warning("a search helper ended (%r): its run searches a leg itself, then in a new one", lost)
             raise HelperLost(f"a search helper ended: {lost!r}") from lost
 
     @property
@@ -64,37 +66,78 @@ class Helper:
         if process is not None:
             process.kill()
             process.wait()
-            process.stdin.close()
-            process.stdout.close()
+            for pipe in (process.stdin, process.stdout):
+                with contextlib.suppress(OSError):  # a job half written to a helper gone
+                    pipe.close()
 
 
 class Pool:
-    """A few helper processes, lent a leg at a time in fair turns."""
+    """A few helper processes, each searching the legs asked of the pool in fair turns."""
 
     def __init__(self, processes):
         self._helpers = [Helper() for _ in range(processes)]
-        self._idle = list(self._helpers)
-        self._lock = threading.Lock()
-        self.turns = Turns(slots=processes)
+        self._asked = Lines()  # (future, job) of each leg asked for and not yet taken
+        self._cond = threading.Condition()
+        self._serving = []  # a thread per helper, started with the first leg asked for
+        self._closed = False
 
     def leg(self, share, search, state, limit):
-        """Search on from state for a leg in a helper, in share's turn; return the state reached
-        (see legs.search_on). Raise HelperLost if the helper ends first."""
-        with self.turns.turn(share):
-            with self._lock:  # a turn taken guarantees an idle helper
-                helper = self._idle.pop()
+        """Ask for a leg of search from state, in share's turn (see legs.search_on); return a
+        Future of the state it reaches. A leg cancelled before its turn is never searched; a
+        helper lost sets HelperLost."""
+        future = Future()
+        with self._cond:
+            if self._closed:
+                future.set_exception(HelperLost("the search helpers have ended with their server"))
+                return future
+            if not self._serving:
+                for helper in self._helpers:
+                    self._serving.append(threading.Thread(target=self._serve, args=(helper,), daemon=True))
+                    self._serving[-1].start()
+            self._asked.join(share, (future, legs.job(search, state, limit, LEG)))
+            self._cond.notify()
+        return future
+
+    def waiting(self):
+        """Return how many legs wait for a helper."""
+        with self._cond:
+            return len(self._asked)
+
+    def _serve(self, helper):
+        """Search the legs asked for in one helper, the next in turn each time, until closed."""
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._asked or self._closed)
+                if self._closed:
+                    return
+                future, job = self._asked.next()
+            if not future.set_running_or_notify_cancel():
+                continue  # its run was paused or stopped while it waited
             try:
-                return helper.ask(legs.job(search, state, limit, LEG))
-            finally:
-                with self._lock:
-                    self._idle.append(helper)
+                future.set_result(helper.ask(job))
+            except HelperLost as lost:
+                if not self._closed:
+                    log.warning("%s: its run searches a leg itself, then in a new one", lost)
+                future.set_exception(lost)
+            except Exception as failed:  # the thread goes on serving the others' legs
+                log.exception("a search helper failed a leg")
+                helper.close()  # its pipe may hold half a job
+                future.set_exception(HelperLost(f"a search helper failed: {failed!r}"))
 
     def pids(self):
         """Return the process ids of the helpers running now."""
         return [helper.pid for helper in self._helpers if helper.pid is not None]
 
     def close(self):
-        """End every helper."""
+        """End every helper, and fail the legs still waiting."""
+        with self._cond:
+            self._closed = True
+            waiting = [self._asked.next() for _ in range(len(self._asked))]
+            self._cond.notify_all()
+        for future, _ in waiting:
+            future.cancel()
+        for thread in self._serving:
+            thread.join(5)
         for helper in self._helpers:
             helper.close()
 

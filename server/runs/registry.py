@@ -23,6 +23,11 @@ class Runs:
     def __len__(self):
         return len(self._players)
 
+    def close(self):
+        """End the helper processes, if there are any (a worker's end does it by itself)."""
+        if self.pool is not None:
+            self.pool.close()
+
     def get(self, sid):
         """Return the client's player, or None."""
         return self._players.get(sid)

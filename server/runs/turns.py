@@ -1,11 +1,11 @@
 """Turns at the worker's core for searches that run flat out: one slice at a time, shared
-round robin by address, then by run.
+round robin by share (a browser, or a class: see audience.py), then by run.
 
 A gevent worker serves every client from one thread. A search gives way after each slice of
 its events (under a millisecond), but with many searches ready at once, each page's batch
 waited behind a slice of every one of them: 200 skips held a class's stream back 400 ms. Taking
-turns, only one search is ever ready to run, so a page waits for one slice at most; and an
-address with many searches (a prankster's script) gets no more of the core than any other.
+turns, only one search is ever ready to run, so a page waits for one slice at most; and a
+browser with many searches (a prankster's script) gets no more of the core than any other.
 """
 
 import threading
@@ -18,32 +18,56 @@ from contextlib import contextmanager
 GIVE_WAY_EVERY = 0.005
 
 
-class Turns:
-    """Grant turns, `slots` at a time (one by default): to the next waiting address in line, to its
-    longest-waiting run. (The pool of helper processes grants its helpers so: see pool.py.)"""
+class Lines:
+    """What waits, in one line per share, served round robin: the oldest of the next share in
+    line, which then goes to the back. Its owner locks it."""
 
-    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic, slots=1):
+    def __init__(self):
+        self._lines = OrderedDict()  # share -> what it has waiting, oldest first
+
+    def __len__(self):
+        return sum(len(line) for line in self._lines.values())
+
+    def join(self, share, waiting):
+        """Put waiting at the end of share's line."""
+        self._lines.setdefault(share, deque()).append(waiting)
+
+    def next(self):
+        """Take the next that is served out of its line (the lines must not all be empty)."""
+        share, line = self._lines.popitem(last=False)
+        while not line:  # a share that had nothing waiting for a whole round: its place is gone
+            share, line = self._lines.popitem(last=False)
+        served = line.popleft()
+        # To the back, even with nothing left waiting: a run served comes straight back (its next
+        # slice, its next leg), and keeps its share's place in the round.
+        self._lines[share] = line
+        return served
+
+
+class Turns:
+    """Grant one turn at a time: to the next waiting share in line, to its longest-waiting run."""
+
+    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic):
         # Called as a turn begins, every so often: under gevent, gevent.idle, so that a search
         # waits until the worker has nothing else to do (no socket to read or write, no timer due).
         self._give_way, self._every, self._clock = give_way, every, clock
         self._gave_way = clock()
         self._lock = threading.Lock()
-        self._free = slots  # turns that may be taken at once, less those taken
-        self._waiting = OrderedDict()  # address -> the Events of its waiting runs, in line
+        self._taken = False
+        self._waiting = Lines()  # the Events of the runs waiting for a turn
 
     def waiting(self):
         """Return how many runs wait for a turn."""
         with self._lock:
-            return sum(len(each) for each in self._waiting.values())
+            return len(self._waiting)
 
-    def acquire(self, address):
-        """Wait for a turn of address's."""
+    def acquire(self, share):
+        """Wait for a turn of share's."""
         with self._lock:
-            granted = None if self._free else threading.Event()
-            if granted is None:
-                self._free -= 1
-            else:
-                self._waiting.setdefault(address, deque()).append(granted)
+            granted = None if not self._taken else threading.Event()
+            self._taken = True
+            if granted is not None:
+                self._waiting.join(share, granted)
         if granted is not None:
             granted.wait()  # the turn is handed over still taken
         if self._clock() - self._gave_way >= self._every:
@@ -51,21 +75,18 @@ class Turns:
             self._gave_way = self._clock()
 
     def release(self):
-        """End a turn: hand it to the next address in line, which then goes to the back."""
+        """End a turn: hand it to the next share in line, which then goes to the back."""
         with self._lock:
             if not self._waiting:
-                self._free += 1
+                self._taken = False
                 return
-            address, line = self._waiting.popitem(last=False)
-            granted = line.popleft()
-            if line:
-                self._waiting[address] = line
+            granted = self._waiting.next()
         granted.set()
 
     @contextmanager
-    def turn(self, address):
-        """Hold a turn of address's for the body of a with statement."""
-        self.acquire(address)
+    def turn(self, share):
+        """Hold a turn of share's for the body of a with statement."""
+        self.acquire(share)
         try:
             yield
         finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from server.edge.farewell import say_goodbye
+from server.runs.registry import runs
 
 from .process import Worker
 from .waiting import wait_for
@@ -108,6 +109,7 @@ class LiveServer:
         if engineio.service_task_handle is not None:
             wait_for(lambda: engineio.service_task_event is not None, 5)
             engineio.shutdown()
+        runs(self.app).close()  # its helper processes, if it has any
 
 
 class OtherSite:
