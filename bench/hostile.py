@@ -164,7 +164,8 @@ class HostileHall(Hall):
             f"\n=== hostile hall: {args.followers} followers and {args.solos} solo students at "
             f"{args.speed:g} events/s, a prankster on the same address; {self.command_line()}",
             f"{'phase':<8} {'fan-out p95':>11} {'pace':>6} {'solo p95':>9} {'pace':>6}  "
-            f"{'typed code':>14} {'link':>14} {'claim':>14}  {'CPU%':>5} {'RSS MB':>6}  prankster",
+            f"{'typed code':>14} {'link':>14} {'claim':>14}  {'CPU%':>5} {'worker':>6} {'RSS MB':>6}  "
+            "prankster",
         ]
         goals = []
         for name, probes, counts in self.rows:
@@ -174,7 +175,9 @@ class HostileHall(Hall):
             solo_lags, _, solo_pace = lags(solos, window, args.speed)
             fan_p95, solo_p95 = spread(fan)["p95"], spread(solo_lags)["p95"]
             figures = self.sampler.window(*window) or {}
+            # The server's processes together (its search helpers too), and its worker alone.
             cpu = figures.get("server_user", math.nan) + figures.get("server_sys", math.nan)
+            worker = figures.get("worker", math.nan)
             rss = figures.get("rss", math.nan) / 2**20
             said = [f"{seconds:5.2f} s {outcome(answer)}" for seconds, answer in probes.values()]
             doing = "; ".join(
@@ -182,8 +185,8 @@ class HostileHall(Hall):
             )
             out.append(
                 f"{name:<8} {fan_p95:>8.0f} ms {follower_pace:>5.0f}% {solo_p95:>6.0f} ms "
-                f"{solo_pace:>5.0f}%  {said[0]:>14} {said[1]:>14} {said[2]:>14}  {cpu:>5.0f} {rss:>6.0f}  "
-                f"{doing or '-'}"
+                f"{solo_pace:>5.0f}%  {said[0]:>14} {said[1]:>14} {said[2]:>14}  "
+                f"{cpu:>5.0f} {worker:>6.0f} {rss:>6.0f}  {doing or '-'}"
             )
             joins = all(answer.get("ok") and seconds < GOAL_JOIN_S for seconds, answer in probes.values())
             goals.append(

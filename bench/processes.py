@@ -79,7 +79,10 @@ class ServerProcess:
 
     def worker(self):
         """Return gunicorn's worker process (where the app runs), or None."""
-        children = self.processes()[1:]
+        try:
+            children = self.ps.children()  # the worker's own (search helpers) are below it
+        except psutil.NoSuchProcess:
+            return None
         return children[0] if children else None
 
     def threads(self):
@@ -122,7 +125,7 @@ class Sampler:
 
     def __init__(self, server, loads, every=0.25):
         self.server, self.loads, self.every = server, loads, every
-        # (time, server (user, system) s, server rss, server threads, {load: cpu s},
+        # (time, server (user, system, worker's alone) s, server rss, server threads, {load: cpu s},
         #  (machine idle s, machine busy s, this process's cpu s))
         self.samples = []
         self.me = psutil.Process()
@@ -133,6 +136,11 @@ class Sampler:
     def sample(self):
         """Take one sample now."""
         user = system = rss = threads = 0
+        worker = self.server.worker()
+        try:
+            alone = math.nan if worker is None else cpu_seconds(worker)
+        except psutil.NoSuchProcess:
+            alone = math.nan
         for proc in self.server.processes():
             try:
                 with proc.oneshot():
@@ -153,7 +161,7 @@ class Sampler:
         self.samples.append(
             (
                 time.monotonic(),
-                (user, system),
+                (user, system, alone),
                 rss,
                 threads,
                 loads,
@@ -186,6 +194,7 @@ class Sampler:
             "server_cpu_s": (c1[0] - c0[0]) + (c1[1] - c0[1]),
             "server_user": 100 * (c1[0] - c0[0]) / span,
             "server_sys": 100 * (c1[1] - c0[1]) / span,
+            "worker": 100 * (c1[2] - c0[2]) / span,  # the worker alone: its search helpers apart
             "rss": max(s[2] for s in inside),
             "threads": max(s[3] for s in inside),
             "loads": {name: 100 * (l1[name] - l0[name]) / span for name in l0},
