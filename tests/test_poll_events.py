@@ -1,5 +1,7 @@
 """Class polls over a real server: the instructor asks for the run's next move, the room answers."""
 
+import time
+
 import pytest
 
 from server.classes.poll_events import Throttle
@@ -71,12 +73,14 @@ def move_after(at):
     return (vertex, "visit") if kind == "visit" else (path_of(TOUR[:at])[-2], "back")
 
 
-def answer(student, poll, square):
-    """Answer a question; check the server took it."""
+def answer(student, poll, square, late=False):
+    """Answer a question; check the server took it (counted apart if late: its page joined after
+    the question was asked)."""
     assert student.call("poll_answer", {"id": poll["id"], "square": square}) == {
         "ok": True,
         "id": poll["id"],
         "square": square,
+        "late": late,
     }
 
 
@@ -103,7 +107,10 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
     at = poll["at"]
     assert player.state() == "paused" and player.events == at
     square = path_of(TOUR[:at])[-1]
+    asked_at = poll.pop("asked")
     assert poll == {"id": 1, "run": run, "at": at, "square": square, "index": 1, "of": 1, "series": 1}
+    assert abs(asked_at - time.time() * 1000) < 60_000, "the millisecond it was asked, Unix time"
+    poll["asked"] = asked_at
     # Batches on their way when it paused still arrive: everyone's board ends at the question's.
     assert wait_for(lambda: teacher.count() == at and all(len(s.followed()[0]) == at for s in students))
     for student in students:
@@ -318,7 +325,7 @@ def test_a_late_joiner_is_asked_too(people):
     joined = late.call("class_join", {"code": opened["code"]})
     assert joined["ok"] is True and joined["answer"] is None
     assert late.named("class_state")[-1]["poll"] == poll
-    answer(late, poll, 5)
+    answer(late, poll, 5, late=True)
     # Its answer is taken, and counted apart: it joined after the question was asked.
     assert counted(teacher, poll, 0, late=1)
     teacher.call("poll_reveal", {"id": poll["id"]})
@@ -354,7 +361,7 @@ def test_a_student_who_comes_back_gets_its_answer_and_cannot_answer_again(people
     other_pass = forger.call("class_join", {"code": elsewhere})["voter"]
     given = forger.call("class_join", {"code": code, "voter": other_pass})
     assert given["voter"] != other_pass and given["answer"] is None
-    answer(forger, poll, 12)
+    answer(forger, poll, 12, late=True)
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
     assert (result["counts"], result["late"]) == ([[7, 1]], 1), "the forger's pass is new: counted apart"
 
@@ -375,7 +382,7 @@ def test_pages_that_join_once_a_question_is_asked_cannot_outvote_the_class(peopl
     for _ in range(6):
         script = people()
         assert script.call("class_join", {"code": opened["code"]})["ok"] is True
-        answer(script, poll, poll["square"])
+        answer(script, poll, poll["square"], late=True)
     assert counted(teacher, poll, 2, late=6)
     assert teacher.named("poll_count")[-1]["present"] == 3, "the students following when it was asked"
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]

@@ -19,10 +19,10 @@ def joined(student, code):
     return reply
 
 
-def answered(student, poll, square):
-    """Answer a question; check the student's process took it."""
+def answered(student, poll, square, late=False):
+    """Answer a question; check the student's process took it (and knew it late, if so)."""
     reply = student.call("poll_answer", {"id": poll["id"], "square": square})
-    assert reply == {"ok": True, "id": poll["id"], "square": square}
+    assert reply == {"ok": True, "id": poll["id"], "square": square, "late": late}
 
 
 def counted(teacher, poll, n, late=0):
@@ -99,7 +99,7 @@ def test_a_student_joining_through_another_process_is_asked_the_open_question(cl
     late = connect(second.url)
     assert joined(late, code)["answer"] is None
     assert late.named("class_state")[-1]["poll"] == poll
-    answered(late, poll, 0)
+    answered(late, poll, 0, late=True)
     # It joined after the question was asked: its answer is counted apart, not in the share.
     assert counted(teacher, poll, 0, late=1)
     reply = late.call("poll_answer", {"id": poll["id"], "square": 0})

@@ -114,8 +114,7 @@ class Poll:
         self.answers = {}  # voter -> square
 
     def late(self, voter):
-        """Tell whether a voter's pass was issued once the question was asked (never, as heard
-        from another process, which does not say when)."""
+        """Tell whether a voter's pass was issued once the question was asked."""
         return self.asked is not None and Passes.issued(voter) >= self.asked
 
     def tally(self):
@@ -132,7 +131,7 @@ class Poll:
     def heard(cls, question, squares):
         """Return the question another process opened, as its room was told it."""
         fields = ("id", "run", "at", "square", "index", "of", "series")
-        return cls(*(question.get(name) for name in fields), squares=squares)
+        return cls(*(question.get(name) for name in fields), squares=squares, asked=question.get("asked"))
 
     def question(self):
         """Return the question as the room is told it."""
@@ -144,6 +143,7 @@ class Poll:
             "index": self.index,
             "of": self.of,
             "series": self.series,
+            "asked": self.asked,  # so that any process can tell a late answer (see late)
         }
 
     def count(self):
@@ -228,12 +228,14 @@ class PollBook:
         return self.open
 
     def answer(self, voter, id, square):
-        """Take a voter's answer to question id: one each, a square of the board."""
+        """Take a voter's answer to question id: one each, a square of the board. Return whether
+        it is late: counted apart, the voter having joined after the question was asked."""
         poll = self._asked(id)
         check_square(square, poll.squares)
         if voter in poll.answers:
             raise Refusal("question.answered", ANSWERED)
         poll.answers[voter] = square
+        return poll.late(voter)
 
     def withdraw(self, voter, id):
         """Forget a voter's answer to question id (it could not be passed on)."""

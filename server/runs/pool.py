@@ -27,8 +27,11 @@ log = logging.getLogger(__name__)
 LEG = 0.1  # seconds a helper searches before it hands back where it got to
 # A helper loads the engine alone, not the web app: a few megabytes, not tens.
 ENGINE_HOME = str(Path(__file__).resolve().parents[1])
+# A helper gives way to everything else on the machine (nice 10): on a laptop that serves a class
+# and projects it, a skip takes only the time the worker and the browser leave.
 BOOT = (
-    "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "  # the server's Ctrl-C is not theirs
+    # Ctrl-C is the server's to take, not theirs.
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); os.nice(10); "
     f"sys.path.insert(0, {ENGINE_HOME!r}); from engine.legs import serve; serve()"
 )
 

@@ -2,13 +2,14 @@
 // square, and the reveal shows the class's answers over the board before the move plays.
 import { refusal } from "./refusals.js";
 
-// open: the question asked now; mine: this student's answer to it; answered: how many of the
+// open: the question asked now; mine: this student's answer to it, apart: whether it is counted
+// apart (the page joined after the question was asked); answered: how many of the
 // students following when it was asked (present, null if not known) have answered it, and late:
 // how many who joined after (not counted), both the instructor's count; result: the last question
 // revealed; history: every result this page saw, each with the student's own answer (mine);
 // note: the last refusal.
 const NO_COUNT = { answered: 0, late: 0, present: null };
-export const NO_POLL = { open: null, mine: null, ...NO_COUNT, result: null, history: [], note: null };
+export const NO_POLL = { open: null, mine: null, apart: false, ...NO_COUNT, result: null, history: [], note: null };
 
 /** Return the counts of an answer, news or result: answered, late, present. */
 const countOf = ({ answered = 0, late = 0, present = null }) => ({ answered, late, present });
@@ -80,15 +81,17 @@ export function createPolls(store, runs, live) {
   async function answer(square) {
     const { open, mine } = state().poll;
     if (!open || mine !== null || state().klass.role !== "student") return;
-    store.update({ poll: { mine: square, note: null } }); // shown at once; taken back if refused
-    if (!refused(await request("poll_answer", { id: open.id, square }))) store.update({ poll: { mine: null } });
+    store.update({ poll: { mine: square, apart: false, note: null } }); // shown at once; taken back if refused
+    const taken = await request("poll_answer", { id: open.id, square });
+    if (!refused(taken)) store.update({ poll: { mine: null } });
+    else if (taken.late && state().poll.open?.id === open.id) store.update({ poll: { apart: true } });
   }
 
   // The class's news.
 
   function opened(question, count = NO_COUNT) {
     if (state().poll.open?.id === question.id) return;
-    store.update({ poll: { open: question, mine: null, ...count, result: null, note: null } });
+    store.update({ poll: { open: question, mine: null, apart: false, ...count, result: null, note: null } });
     if (state().klass.role === "student") live();
   }
 

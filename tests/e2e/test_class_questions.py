@@ -113,6 +113,9 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
     assert sorted(rows[0]["answers"].split()) == sorted([f"{name}:2", f"{mine}:1"])
 
 
+WAITING = re.compile(r"^Your answer: \S+\. Waiting for the reveal…$")
+
+
 def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(instructor, open_page, site):
     page = instructor
     code = page.locator("#lead-code").inner_text()
@@ -132,6 +135,14 @@ def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(
         "Question 1 of 2: 1 answer so far. Students following when it was asked: 1. "
         "1 answer from a page that joined after the question was asked is not counted."
     )
+    # Each student's page says how its answer counts: the late one's, apart.
+    expect(student.locator("#poll-text")).to_have_text(WAITING)
+    expect(late.locator("#poll-text")).to_have_text(
+        re.compile(
+            r"^Your answer: \S+\. This page joined after the question was asked, so your answer is kept "
+            r"apart from the class's count\. Waiting for the reveal…$"
+        )
+    )
     press(page.get_by_role("button", name="Reveal"))
     expect(page.locator("#poll-summary")).to_have_text("Series: 1 of 2 questions, class accuracy 100%.")
     page.get_by_role("button", name="Ask question 2 of 2").click()
@@ -142,6 +153,7 @@ def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(
     wrong = next(s for s in free_squares(page) if s != right)
     click_square(student, right // 5, right % 5)
     click_square(late, wrong // 5, wrong % 5)
+    expect(late.locator("#poll-text")).to_have_text(WAITING)
     expect(page.locator("#poll-text")).to_have_text(
         "Question 2 of 2: 2 answers so far. Students following when it was asked: 2."
     )

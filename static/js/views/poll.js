@@ -29,7 +29,8 @@ export function createPollView(els) {
 
   function studentText(poll, lane) {
     const { open, result, mine } = poll;
-    if (open) return mine === null ? t("poll.tap") : t("poll.waiting", { square: nameOf(lane, mine) });
+    if (open && mine === null) return t("poll.tap");
+    if (open) return t(poll.apart ? "poll.waitingApart" : "poll.waiting", { square: nameOf(lane, mine) });
     if (!result) return "";
     const params = { square: nameOf(lane, result.answer), share: percent(accuracy([result]) ?? 0) };
     if (result.mine === null || result.mine === undefined) return t("poll.missed", params);

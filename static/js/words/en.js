@@ -350,6 +350,7 @@ export const EN = {
   "poll.late": {one: "{n} answer from a page that joined after the question was asked is not counted.", other: "{n} answers from pages that joined after the question was asked are not counted."},
   "poll.tap": "Where does the knight go next? Tap its square (or the square it backs up to).",
   "poll.waiting": "Your answer: {square}. Waiting for the reveal…",
+  "poll.waitingApart": "Your answer: {square}. This page joined after the question was asked, so your answer is kept apart from the class's count. Waiting for the reveal…",
   "poll.missed": "The knight went to {square}; {share}% of the class had it.",
   "poll.right": "Right: the knight went to {square}. {share}% of the class had it.",
   "poll.wrong": "The knight went to {square}; you said {mine}. {share}% of the class had it.",

@@ -350,6 +350,7 @@ export const ZH = {
   "poll.late": { one: "{n} 个答案来自提问之后才加入的页面，不计入。", other: "{n} 个答案来自提问之后才加入的页面，不计入。" },
   "poll.tap": "马下一步走到哪里？点它的格子（或它退回的格子）。",
   "poll.waiting": "你的答案：{square}。等待揭晓…",
+  "poll.waitingApart": "你的答案：{square}。本页面在提问之后才加入，所以你的答案不计入全班的统计。等待揭晓…",
   "poll.missed": "马走到了 {square}；全班 {share}% 答对。",
   "poll.right": "答对了：马走到了 {square}。全班 {share}% 答对。",
   "poll.wrong": "马走到了 {square}；你选的是 {mine}。全班 {share}% 答对。",
