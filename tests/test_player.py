@@ -212,19 +212,27 @@ def test_budget_that_outlasts_the_search_is_not_reported_as_hit(play):
     assert receiver.summary["stopped"] is None and receiver.summary["found"] is True
 
 
-@pytest.mark.parametrize("size, visits, backtracks", [(5, 5010, 4985), (6, 183_635, 183_599)])
-def test_skip_searches_to_the_end_without_sending_events(play, size, visits, backtracks):
-    receiver = Receiver()
-    player = play(receiver, size=size, speed=10)
+SKIPS = [(5, 5010, 4985), (6, 183_635, 183_599)]  # (board side, visits, backtracks) of naive searches
+
+
+def skipped_to_end(player, receiver, size, visits, backtracks):
+    """Skip a playing run; check it searched to the end without sending the skipped events."""
     assert wait_for(lambda: receiver.batches)
     player.skip()
     assert receiver.done.wait(20)
     summary = receiver.summary
     assert (summary["visits"], summary["backtracks"], summary["found"]) == (visits, backtracks, True)
     assert summary["path"] == path_of(knight_tour(knight_graph(size, size), 0))
+    assert summary["tour"] == summary["path"] and summary["stopped"] is None
     assert receiver.count() < 10  # the skipped events were never sent
     for report in receiver.reports:
         assert report["skipping"] and report["visits"] - report["backtracks"] == len(report["path"])
+
+
+@pytest.mark.parametrize("size, visits, backtracks", SKIPS)
+def test_skip_searches_to_the_end_without_sending_events(play, size, visits, backtracks):
+    receiver = Receiver()
+    skipped_to_end(play(receiver, size=size, speed=10), receiver, size, visits, backtracks)
 
 
 def test_pause_cancels_a_skip_and_the_run_goes_on_from_there(play):

@@ -18,7 +18,7 @@ from server.runs.player import Player
 from server.runs.pool import Pool, default_size
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for
-from tests.test_player import Receiver
+from tests.test_player import SKIPS, Receiver, skipped_to_end
 
 
 @pytest.fixture
@@ -49,18 +49,10 @@ def play(pool):
         thread.join(5)
 
 
-@pytest.mark.parametrize("size, visits, backtracks", [(5, 5010, 4985), (6, 183_635, 183_599)])
+@pytest.mark.parametrize("size, visits, backtracks", SKIPS)
 def test_a_skip_searched_by_helpers_ends_where_the_search_does(play, pool, size, visits, backtracks):
     receiver = Receiver()
-    player = play(receiver, size, speed=10)
-    assert wait_for(lambda: receiver.batches)
-    player.skip()
-    assert receiver.done.wait(20)
-    summary = receiver.summary
-    assert (summary["visits"], summary["backtracks"], summary["found"]) == (visits, backtracks, True)
-    assert summary["path"] == path_of(knight_tour(knight_graph(size, size), 0))
-    assert summary["tour"] == summary["path"] and summary["stopped"] is None
-    assert receiver.count() < 10, "the skipped events were never sent"
+    skipped_to_end(play(receiver, size, speed=10), receiver, size, visits, backtracks)
     assert pool.pids(), "a helper searched them"
 
 

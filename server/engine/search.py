@@ -136,7 +136,9 @@ class Search:
                 backtracks += 1
                 yield (BACKTRACK, event[1], depth)
                 depth -= 1
-        if full:  # the path just reached every square: a tour, or a dead end
+        # The path just reached every square: a tour, or a dead end. (The loop below has these
+        # lines too, inline: a call for them would cost the engine's hot loop.)
+        if full:
             v = path[-1]
             if closing is None or v in closing:
                 self._found()
