@@ -36,9 +36,9 @@ class Player:
 
     turn() gives a context in which the player may search one slice of many: see turns.py. A
     batch of a slice or less (a paced run's, a step's) is taken at once. leg(search, state,
-    limit), if given, searches unsent events (a skip's, a catch-up's) a leg at a time somewhere
-    else, returning the state it reached (see runs/pool.py); if it raises OSError, the player
-    searches that leg itself.
+    limit), if given, asks for unsent events (a skip's, a catch-up's) to be searched a leg at a
+    time somewhere else, and returns a Future of the state reached (see runs/pool.py); if that
+    fails with OSError, the player searches the leg itself.
     """
 
     def __init__(
@@ -351,6 +351,7 @@ class Player:
         return True
 
     def _wake(self):
+        """Wake the player's thread: a leg it waits for is done."""
         with self._cond:
             self._cond.notify_all()
 

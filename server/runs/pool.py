@@ -101,11 +101,6 @@ class Pool:
             self._cond.notify()
         return future
 
-    def waiting(self):
-        """Return how many legs wait for a helper."""
-        with self._cond:
-            return len(self._asked)
-
     def _serve(self, helper):
         """Search the legs asked for in one helper, the next in turn each time, until closed."""
         while True:
