@@ -607,11 +607,19 @@ def test_a_flood_of_handshakes_leaves_its_address_open_to_pages_at_once_after(si
     for sock in flood:
         sock.close()
     assert statuses.count(429) >= HANDSHAKE_BURST, "the flood went past the address's burst"
-    # Its refused handshakes cost the address nothing: a page from there gets in at once after.
-    ended = time.monotonic()
-    page = opened(Wire(site.port, source=source))
+    # Its refused handshakes cost the address nothing: a page from there gets in as soon as one
+    # token has come back (1 / HANDSHAKE_RATE: the flood's accepted handshakes took each token
+    # as it came), where a refused handshake's cost once locked the address for 20 s. A page
+    # tries again when refused; so does this one, sooner.
+    ended, tried = time.monotonic(), []
+
+    def gets_in():
+        tried.append(opened(Wire(site.port, source=source)).status)
+        return tried[-1] == 101
+
+    got_in = wait_for(gets_in, 1, interval=0.005)
     waited = time.monotonic() - ended
-    assert page.status == 101 and waited < 1, f"the page got {page.status} {waited:.2f} s after the flood"
+    assert got_in, f"a page was refused for 1 s after the flood: {tried}"
     print(f"  {statuses.count(429)} of {len(statuses)} refused; a page got in {waited * 1000:.0f} ms after")
 
 
