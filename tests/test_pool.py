@@ -39,7 +39,7 @@ def play(pool):
         search = Search(knight_graph(size, size), 0, "naive", **(search_options or {}))
         leg = lambda *job: pool.leg(share, *job)  # noqa: E731
         player = Player(search, receiver.send, receiver.report, receiver.finish, leg=leg, **options)
-        started.append((player, threading.Thread(target=player._run, name="player")))
+        player.start(lambda run: started.append((player, threading.Thread(target=run, name="player"))))
         started[-1][1].start()
         return player
 

@@ -50,18 +50,23 @@ def take_over(search, state):
     return None if state["last"] is None else canonical(state["last"])
 
 
+def advance(search, events, count, made):
+    """Take up to count more of a search's events, keeping none; return (how many it has made
+    in all, the last taken or None if there was none)."""
+    # Consumed in C: only the last event is kept.
+    tail = deque(itertools.islice(events, count), maxlen=1)
+    made = search.events_at_end() if search.ended else made + count
+    return made, tail[0] if tail else None
+
+
 def search_on(search, state, limit, seconds, clock=time.monotonic):
     """Search on from state for about `seconds`, to `limit` events at most (None: no limit), or
     to the search's end; return the state reached."""
     events, count, last = go_on(search, state), state["events"], state["last"]
     deadline = clock() + seconds
     while limit is None or count < limit:
-        wanted = SLICE if limit is None else min(SLICE, limit - count)
-        # Consumed in C: only the last event of a slice is kept.
-        tail = deque(itertools.islice(events, wanted), maxlen=1)
-        count = search.events_at_end() if search.ended else count + wanted
-        if tail:
-            last = tail[0]
+        count, taken = advance(search, events, SLICE if limit is None else min(SLICE, limit - count), count)
+        last = taken or last
         if search.ended or clock() >= deadline:
             break
     return where(search, count, last)

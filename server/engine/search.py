@@ -65,6 +65,7 @@ class Search:
         return self._walk(*self._expander(), at=(canonical(last), backtracks))
 
     def _expander(self):
+        """Return the ordering of moves over a fresh set of visited squares, and that set."""
         visited = bytearray(len(self.graph))
         return ORDERINGS[self.order](self.graph, visited, self.seed), visited
 

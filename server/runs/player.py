@@ -308,13 +308,9 @@ class Player:
 
     def _advance(self, count):
         """Search up to count events without keeping them (the lock is held)."""
-        # Consumed in C: only the last event of a slice is kept.
-        tail = deque(itertools.islice(self._stream(), count), maxlen=1)
-        search = self.search
-        self.events = search.events_at_end() if search.ended else self.events + count
-        if tail:
-            self.last = tail[0]
-        self._note_end(tail[0] if tail else None)
+        self.events, taken = legs.advance(self.search, self._stream(), count, self.events)
+        self.last = taken or self.last
+        self._note_end(taken)
 
     def _search_unsent(self, until=None):
         """Search on without sending, toward `until` events (None: on and on, a skip) and the
@@ -323,7 +319,7 @@ class Player:
         if self._leg is not None and self._search_elsewhere(limit, skip=until is None):
             return
         with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
-            self._advance(self._room(SKIP_SLICE if until is None else min(SKIP_SLICE, until - self.events)))
+            self._advance(SKIP_SLICE if limit is None else min(SKIP_SLICE, limit - self.events))
 
     def _search_elsewhere(self, limit, skip):
         """Have a leg searched elsewhere and take on the state it reached; return False if it

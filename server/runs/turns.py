@@ -24,13 +24,16 @@ class Lines:
 
     def __init__(self):
         self._lines = OrderedDict()  # share -> what it has waiting, oldest first
+        # Counted as they come and go: a turn released asks, and lines kept empty are many.
+        self._waiting = 0
 
     def __len__(self):
-        return sum(len(line) for line in self._lines.values())
+        return self._waiting
 
     def join(self, share, waiting):
         """Put waiting at the end of share's line."""
         self._lines.setdefault(share, deque()).append(waiting)
+        self._waiting += 1
 
     def next(self):
         """Take the next that is served out of its line (the lines must not all be empty)."""
@@ -38,6 +41,7 @@ class Lines:
         while not line:  # a share that had nothing waiting for a whole round: its place is gone
             share, line = self._lines.popitem(last=False)
         served = line.popleft()
+        self._waiting -= 1
         # To the back, even with nothing left waiting: a run served comes straight back (its next
         # slice, its next leg), and keeps its share's place in the round.
         self._lines[share] = line
