@@ -2,8 +2,9 @@
 
 import socket
 import threading
-from collections import defaultdict
+from collections import Counter, defaultdict
 
+from .badges import ENVIRON_KEY
 from .limits import Buckets
 
 # A whole class behind one school NAT shares an address: a lecture hall's worth of pages may
@@ -18,13 +19,19 @@ SEAT = "knights_tour.seat"  # the environ's Seat of a WebSocket, which websocket
 MADE_ROOM = (
     "your network has too many connections open: this one, which never sent a request, made room for another"
 )
+# A close frame's reason holds at most 123 bytes.
+MADE_ROOM_SHARE = (
+    "your network has too many connections open: this browser held the most, and made room for another"
+)
 
 
 class Seat:
-    """A WebSocket from an address: whether it has sent a request (a page, not a socket merely
-    held open), and how to close it once it is open."""
+    """A WebSocket from an address: the browser it is from (its badge; None for every connection
+    without one), whether it has sent a request (a page, not a socket merely held open), and how
+    to close it once it is open."""
 
-    def __init__(self):
+    def __init__(self, browser=None):
+        self.browser = browser
         self.proven = False
         self.close = None  # close(reason), set by the WebSocket once it is open
         self.evicted = False
@@ -105,9 +112,9 @@ class Guard:
             return _answer(
                 environ, start_response, "429 Too Many Requests", "too many new connections from your address"
             )
-        seat = environ[SEAT] = Seat()
+        seat = environ[SEAT] = Seat(environ.get(ENVIRON_KEY))
         with self._lock:
-            room, idle = self._make_room(address)
+            room, evicted = self._make_room(address, seat.browser)
             refused = not room
             if not refused:
                 self.seats[address].append(seat)
@@ -116,8 +123,8 @@ class Guard:
                 # Socket.IO, which refuses it with a sentence the page shows (connection.py).
                 if self.total > self.max_websockets:
                     environ[FULL] = self.max_websockets
-        if idle is not None:
-            idle.close(MADE_ROOM)  # outside the lock, and without waiting on its peer
+        if evicted is not None:
+            evicted.close(MADE_ROOM if not evicted.proven else MADE_ROOM_SHARE)  # outside the lock
         if refused:
             return _answer(
                 environ,
@@ -141,18 +148,27 @@ class Guard:
         with self._lock:
             return len(self.seats.get(address, ()))
 
-    def _make_room(self, address):
-        """Return whether an address may open one more WebSocket, and the Seat to close to make
-        room for it, if any (the lock is held).
+    def _make_room(self, address, browser):
+        """Return whether an address may open one more WebSocket for browser, and the Seat to
+        close to make room for it, if any (the lock is held).
 
         At its limit, the oldest of its connections that never sent a request is closed to make
         room: behind a school's NAT, sockets held open by a script must not keep out its pages.
+        If every one has, the browser holding the most gives up its newest, so long as it still
+        holds more than the newcomer's would: a script's connections (one browser however many,
+        without a badge) cannot keep out a student's page, and the longest-standing pages stay.
         """
-        seats = self.seats.get(address, ())
-        if len(seats) - sum(seat.evicted for seat in seats) < self.max_connections:
+        seats = [seat for seat in self.seats.get(address, ()) if not seat.evicted]
+        if len(seats) < self.max_connections:
             return True, None
-        idle = next((seat for seat in seats if not (seat.proven or seat.evicted) and seat.close), None)
+        idle = next((seat for seat in seats if not seat.proven and seat.close), None)
         if idle is None:
-            return False, None
+            held = Counter(seat.browser for seat in seats)
+            most, count = held.most_common(1)[0]
+            if count <= held[browser] + 1:
+                return False, None
+            idle = next((seat for seat in reversed(seats) if seat.browser == most and seat.close), None)
+            if idle is None:
+                return False, None
         idle.evicted = True
         return True, idle
