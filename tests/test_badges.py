@@ -4,8 +4,9 @@ import pytest
 import requests
 import websocket
 
-from server.edge.badges import BADGE_BURST, COOKIE
+from server.edge.badges import BADGE_BURST, COOKIE, RENEW, Badges, given
 from server.edge.limits import Buckets
+from tests.support.waiting import wait_for
 
 # An address whose handshakes are spent after two, and do not come back within a test.
 SPENT = {"HANDSHAKE_RATE": 0.001, "HANDSHAKE_BURST": 2}
@@ -53,3 +54,48 @@ def test_an_address_is_given_seats_up_to_its_budget_and_a_page_keeps_its_own(app
     # Another address has its own.
     other = app.test_client().get("/", environ_base={"REMOTE_ADDR": "127.0.0.9"})
     assert other.headers.get("Set-Cookie", "").startswith(f"{COOKIE}=")
+
+
+def answer(client, ack, event, payload=None):
+    """Send a request on a RawClient and return the server's answer."""
+    client.emit(ack, event, *([] if payload is None else [payload]))
+    assert wait_for(lambda: ack in client.answers(), 5), f"no answer to {event}"
+    return client.answers()[ack][0]
+
+
+def test_a_page_types_the_class_code_while_a_neighbour_has_spent_its_networks_wrong_codes(serve, raw):
+    # An address that may mistype two codes, and gets no more within the test.
+    server = serve({"JOIN_FAILURES_BURST": 2, "JOIN_FAILURES_PER_MINUTE": 0.001})
+    code = answer(raw(server.url), 1, "class_open")["code"]
+    wrong = "".join(reversed(code)) if code != code[::-1] else "2" * len(code)
+    script = raw(server.url)
+    assert [answer(script, n, "class_join", {"code": wrong})["code"] for n in (1, 2, 3)] == [
+        "class.no_such_class",
+        "class.no_such_class",
+        "class.wait_network",
+    ]
+    # A script's fresh connection, or a client with no badge, waits with the address ...
+    assert answer(raw(server.url), 1, "class_join", {"code": code})["code"] == "class.wait_network"
+    # ... but a page with its badge types its own few, and the right code gets it in.
+    badge = requests.get(server.url + "/", timeout=5).cookies.get(COOKIE)
+    page = raw(server.url, cookie=f"{COOKIE}={badge}")
+    assert answer(page, 1, "class_join", {"code": wrong})["code"] == "class.no_such_class"
+    joined = answer(page, 2, "class_join", {"code": code})
+    assert (joined["ok"], joined["code"]) == (True, code)
+
+
+def test_a_badge_begins_with_when_it_was_given_and_a_page_renews_an_old_one():
+    now = [1_800_000_000.0]
+    badges = Badges(b"secret", wall=lambda: now[0])
+    value = badges.issue({}, "10.0.0.1")
+    environ = {"HTTP_COOKIE": f"{COOKIE}={value}"}
+    assert given(badges.of(environ)) == 1_800_000_000
+    now[0] += RENEW - 1
+    assert badges.issue(environ, "10.0.0.1") is None, "a recent badge is kept"
+    now[0] += 1
+    renewed = badges.issue(environ, "10.0.0.1")
+    assert renewed and given(badges.of({"HTTP_COOKIE": f"{COOKIE}={renewed}"})) == 1_800_000_000 + RENEW
+    # A badge of the form given before ids began with their time counts as given long ago.
+    old = badges._sign("ab" * 12)
+    assert given(badges.of({"HTTP_COOKIE": f"{COOKIE}={old}"})) is None
+    assert badges.issue({"HTTP_COOKIE": f"{COOKIE}={old}"}, "10.0.0.1") is not None

@@ -23,7 +23,7 @@ RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
 def open_class(instructor):
     """Open a class led by instructor; return its code and token."""
     answer = instructor.call("class_open")
-    assert answer["ok"] is True and len(answer["code"]) == 5 and len(answer["token"]) > 20
+    assert answer["ok"] is True and len(answer["code"]) == CODE_LENGTH and len(answer["token"]) > 20
     return answer["code"], answer["token"]
 
 

@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from server.classes.guesses import Guesses, address_key
+from server.classes.guesses import BROWSER_GUESSES, BROWSER_WINDOW, Guesses, address_key
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from server.edge.badges import MINT_BURST, MINT_RATE
 from tests.support.clock import Clock
 
 
@@ -14,10 +15,10 @@ def clock():
     return Clock()
 
 
-def refusal(guesses, sid, address):
+def refusal(guesses, sid, address, badge=None):
     """Return the message check() refuses with, or None if sid may guess."""
     try:
-        guesses.check(sid, address)
+        guesses.check(sid, address, badge)
     except ValueError as exc:
         return str(exc)
     return None
@@ -124,15 +125,75 @@ def test_ipv6_addresses_share_the_bucket_of_their_64_network(address, key):
     assert address_key(address) == key
 
 
+NOW = 1_800_000_000.0  # a Unix time: badges' ids begin with the second they were given
+
+
+def badge(given, n=0):
+    """Return the id of a badge given at Unix time given."""
+    return f"{int(given):08x}{n:020x}"
+
+
+def test_a_browser_types_its_own_few_wrong_codes_whatever_its_network_has_spent(clock):
+    guesses = Guesses(burst=3, clock=clock, wall=lambda: NOW)
+    for n in range(3):  # a neighbour spends the address's
+        guesses.failed(f"script {n}", "10.0.0.1")
+    assert "from your network" in refusal(guesses, "student", "10.0.0.1")
+    mine = badge(NOW - 60)
+    for n in range(BROWSER_GUESSES):  # a student mistypes, on connections of its own or not
+        assert refusal(guesses, f"student {n}", "10.0.0.1", mine) is None
+        guesses.failed(f"student {n}", "10.0.0.1", mine)
+    assert "from your network" in refusal(guesses, "student again", "10.0.0.1", mine)
+    # Another browser has its own; a connection's own delays still hold for each.
+    theirs = badge(NOW - 60, 1)
+    for _ in range(4):
+        guesses.failed("tab", "10.0.0.1", theirs)
+    assert "wait 1 second " in refusal(guesses, "tab", "10.0.0.1", theirs)
+    assert refusal(guesses, "another tab", "10.0.0.1", theirs) is None
+
+
+def test_a_browser_spends_its_own_before_its_address(clock):
+    guesses = Guesses(burst=3, clock=clock, wall=lambda: NOW)
+    for n in range(BROWSER_GUESSES):
+        guesses.failed(f"s{n}", "10.0.0.1", badge(NOW))
+    assert refusal(guesses, "page", "10.0.0.1") is None, "the address's were not spent"
+
+
+def test_a_badge_past_its_window_or_of_no_time_draws_on_its_address(clock):
+    guesses = Guesses(burst=1, clock=clock, wall=lambda: NOW)
+    guesses.failed("script", "10.0.0.1")
+    for old in (badge(NOW - BROWSER_WINDOW), "not a badge of ours", "zzzzzzzz" + "0" * 20):
+        assert "from your network" in refusal(guesses, "page", "10.0.0.1", old)
+    assert refusal(guesses, "page", "10.0.0.1", badge(NOW - BROWSER_WINDOW + 1)) is None
+
+
+def test_the_browsers_table_stays_bounded_and_forgets_what_no_longer_counts(clock):
+    wall = [NOW]
+    guesses = Guesses(burst=1, max_browsers=3, clock=clock, wall=lambda: wall[0])
+    guesses.failed("script", "10.0.0.1")
+    for n in range(3):
+        guesses.failed(f"s{n}", "10.0.0.1", badge(NOW, n))
+    # Full of badges within their window: a fourth browser draws on its address, which is spent.
+    assert "from your network" in refusal(guesses, "s3", "10.0.0.1", badge(NOW, 3))
+    wall[0] = NOW + BROWSER_WINDOW  # the three are past their window: forgotten for the newcomer
+    assert refusal(guesses, "s4", "10.0.0.1", badge(NOW + 10, 4)) is None
+    guesses.failed("s4", "10.0.0.1", badge(NOW + 10, 4))
+    assert guesses.browsers == 1
+
+
 def test_the_arithmetic_in_the_protocol_holds():
-    # docs/protocol.md: at the default rate, brute force takes more than a day, even for 100 classes.
+    # docs/protocol.md: a guesser with ten addresses takes years to find one given class, and
+    # weeks to find any of 100, with every badge its addresses are given and the addresses' own.
     codes = len(CODE_ALPHABET) ** CODE_LENGTH
     guesses = Guesses()
-    per_day = guesses.rate * 86_400
-    assert codes == 28_629_151
-    assert ((codes + 1) / 2 - guesses.burst) / per_day == pytest.approx(994.06, abs=0.01)
-    any_of_100 = ((codes + 1) / 101 - guesses.burst) / per_day
-    assert any_of_100 == pytest.approx(19.68, abs=0.01) and any_of_100 > 1
+    assert codes == 27_512_614_111
+    badges_a_day = MINT_RATE * 86_400
+    per_day = 10 * (guesses.rate * 86_400 + badges_a_day * BROWSER_GUESSES)
+    first = 10 * (guesses.burst + MINT_BURST * BROWSER_GUESSES)
+    assert per_day == 4_464_000
+    one_class = ((codes + 1) / 2 - first) / per_day
+    any_of_100 = ((codes + 1) / 101 - first) / per_day
+    assert one_class == pytest.approx(3081.6, abs=0.1) and one_class > 994
+    assert any_of_100 == pytest.approx(61.0, abs=0.1) and any_of_100 > 20
 
 
 def test_nonsense_limits_are_refused():

@@ -90,7 +90,7 @@ def test_the_page_is_given_the_address_students_join_at(app):
 
 def test_a_class_qr_code_is_an_svg_of_its_link(app):
     client = app.test_client()
-    code = "AB3XZ"
+    code = "AB3XZQR"
     response = client.get(f"/class/{code}/qr.svg")
     assert response.status_code == 200
     assert response.mimetype == "image/svg+xml"
@@ -98,7 +98,7 @@ def test_a_class_qr_code_is_an_svg_of_its_link(app):
     svg = response.get_data(as_text=True)
     assert svg.startswith("<svg") and 'viewBox="0 0 ' in svg
     assert encodes(svg, f"http://localhost/?class={code}")
-    assert not encodes(svg, "http://localhost/?class=AB3XY")
+    assert not encodes(svg, "http://localhost/?class=AB3XYQR")
     app.config["PUBLIC_URL"] = "http://198.51.100.7:5000"
     assert encodes(
         client.get(f"/class/{code}/qr.svg").get_data(as_text=True), f"http://198.51.100.7:5000/?class={code}"
@@ -107,27 +107,27 @@ def test_a_class_qr_code_is_an_svg_of_its_link(app):
 
 def test_a_qr_code_is_kept_by_the_browser_and_revalidated_cheaply(app):
     client = app.test_client()
-    first = client.get("/class/AB3XZ/qr.svg")
+    first = client.get("/class/AB3XZQR/qr.svg")
     assert first.cache_control.public and first.cache_control.max_age == QR_MAX_AGE
-    again = client.get("/class/AB3XZ/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
+    again = client.get("/class/AB3XZQR/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
-    other = client.get("/class/AB3XY/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
+    other = client.get("/class/AB3XYQR/qr.svg", headers={"If-None-Match": first.headers["ETag"]})
     assert other.status_code == 200
 
 
 def test_qr_codes_are_drawn_only_for_well_formed_codes(app):
     client = app.test_client()
     # Lower case, letters and digits codes never use (O, 0, I, 1), and the wrong length.
-    for code in ("ab3xz", "AB3XO", "AB0XZ", "AB1XZ", "AB3X", "AB3XZZ", "AB%20X"):
+    for code in ("ab3xzqr", "AB3XOQR", "AB0XZQR", "AB1XZQR", "AB3XZQ", "AB3XZQRS", "AB%20XQR"):
         assert client.get(f"/class/{code}/qr.svg").status_code == 404, code
     assert client.get(f"/class/{CODE_ALPHABET[-CODE_LENGTH:]}/qr.svg").status_code == 200
 
 
 def test_a_class_qr_code_carries_a_ticket_only_if_the_server_signed_it(app):
     client = app.test_client()
-    ticket = classes(app).passes.ticket("AB3XZ", "nonce123")
-    svg = client.get(f"/class/AB3XZ/qr.svg?ticket={ticket}").get_data(as_text=True)
-    assert encodes(svg, f"http://localhost/?class=AB3XZ&ticket={ticket}")
+    ticket = classes(app).passes.ticket("AB3XZQR", "nonce123")
+    svg = client.get(f"/class/AB3XZQR/qr.svg?ticket={ticket}").get_data(as_text=True)
+    assert encodes(svg, f"http://localhost/?class=AB3XZQR&ticket={ticket}")
     # Another class's ticket, a forged one, or none at all where one is asked for: no picture.
-    for bad in (classes(app).passes.ticket("AB3XY", "nonce123"), "nonce123." + "A" * 32, ""):
-        assert client.get("/class/AB3XZ/qr.svg", query_string={"ticket": bad}).status_code == 404, bad
+    for bad in (classes(app).passes.ticket("AB3XYQR", "nonce123"), "nonce123." + "A" * 32, ""):
+        assert client.get("/class/AB3XZQR/qr.svg", query_string={"ticket": bad}).status_code == 404, bad

@@ -5,6 +5,7 @@ import time
 from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
+from ..edge.badges import ENVIRON_KEY as BADGE
 from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.registry import runs
@@ -33,13 +34,14 @@ def _guessed(lookup, proven):
         # must not keep out the instructor, a returning student or a student with the link.
         return lookup()
     sid, address, tried = request.sid, request.remote_addr, guesses()
+    badge = request.environ.get(BADGE)
     # Checked before the lookup, whatever the code: answering a right code while refusing wrong
     # ones would tell a guesser which is which as fast as it asks.
-    tried.check(sid, address)
+    tried.check(sid, address, badge)
     try:
         return lookup()
     except NoSuchClass:
-        tried.failed(sid, address)
+        tried.failed(sid, address, badge)
         raise
 
 

@@ -10,7 +10,9 @@ from .polls import PollBook
 
 # Join codes avoid letters and digits that read alike (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-CODE_LENGTH = 5
+# Seven of them: 27.5 billion codes, so that guessing one takes years even from ten addresses, each
+# with its browsers' own few wrong codes (docs/protocol.md#wrong-codes works it out).
+CODE_LENGTH = 7
 ENDED_KEPT = 65536  # ended classes remembered, so that their tokens and tickets open nothing
 
 

@@ -10,12 +10,15 @@ that has spent its own falls back on its address's budget, as a page without one
 A script can collect badges too, by loading the page: an address is given MINT_BURST at once and
 MINT_RATE a second after, and each badge only BADGE_BURST handshakes at once and one every
 1 / BADGE_RATE seconds, so that what badges add to an address's handshakes stays near its own
-budget. The id is used for nothing else.
+budget. The id begins with the second it was given (hex), so that what a badge allows for a
+while after it was given (a few wrong class codes: classes/guesses.py) is kept only that long; a
+page loaded with a badge older than RENEW is given a new one.
 """
 
 import hashlib
 import hmac
 import secrets
+import time
 
 from werkzeug.http import parse_cookie
 
@@ -27,6 +30,7 @@ BADGE_BURST = 6  # handshakes a badge may make at once: reloads, a blip, a race'
 BADGE_RATE = 1 / 20  # and one every 20 s after
 MINT_BURST = 600  # badges given to one address at once: twice a lecture hall of browsers
 MINT_RATE = 1.0  # and one a second after
+RENEW = 3600  # seconds after which a page's load gives its browser a new badge
 KEEP = 50_000  # badges whose budgets are kept before the full ones are forgotten
 # Where the guard leaves the id of the valid badge a connection carries (see `browser`).
 ENVIRON_KEY = "knights_tour.badge"
@@ -41,11 +45,19 @@ def browser(environ):
     return address if badge is None else f"{address} {badge}"
 
 
+def given(badge):
+    """Return the second (Unix time) a badge's id was given, or None for an id without one."""
+    try:
+        return int(badge[:8], 16) if len(badge) == 28 else None
+    except ValueError:
+        return None
+
+
 class Badges:
     """Issue badges, and let a handshake with one in on its own budget."""
 
-    def __init__(self, secret):
-        self._secret = secret
+    def __init__(self, secret, wall=time.time):
+        self._secret, self.wall = secret, wall
         self.handshakes = Buckets(BADGE_RATE, BADGE_BURST, keep=KEEP)
         self.minted = Buckets(MINT_RATE, MINT_BURST)
 
@@ -68,11 +80,14 @@ class Badges:
         return nonce if hmac.compare_digest(value, self._sign(nonce)) else None
 
     def issue(self, environ, address):
-        """Return a new badge's cookie value for a page that has none, or None (it has one, or its
-        address has been given all it may be now)."""
-        if self.of(environ) is not None or self.minted.take(address, sink=False) < 0:
+        """Return a new badge's cookie value for a page that has none, or one given more than RENEW
+        seconds ago; or None (it has a recent one, or its address has been given all it may be now)."""
+        badge, now = self.of(environ), self.wall()
+        if badge is not None and now - (given(badge) or 0) < RENEW:
             return None
-        return self._sign(secrets.token_hex(12))
+        if self.minted.take(address, sink=False) < 0:
+            return None
+        return self._sign(f"{int(now):08x}{secrets.token_hex(10)}")
 
     def admits(self, environ):
         """Tell whether a handshake carries a badge with handshakes of its own left (spending one);

@@ -24,7 +24,7 @@ def lead(context, url):
     page.wait_for_function(READY)
     page.get_by_role("button", name="Start a class").click()
     shown = page.locator("#lead-code")
-    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     return page, shown.inner_text()
 
 

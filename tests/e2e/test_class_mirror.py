@@ -16,7 +16,7 @@ FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.sto
 def lesson(page, site, open_page):
     """Start a class from page and open two students' pages; return them. The class ends after."""
     page.get_by_role("button", name="Start a class").click()
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     code = page.locator("#lead-code").inner_text()
     room = [open_page(f"/?class={code}", until=FOLLOWING) for _ in range(2)]
     yield room

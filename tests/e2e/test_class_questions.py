@@ -28,7 +28,7 @@ def instructor(open_page, site):
     """Open an instructor's page at projector size and start a class; end it after the test."""
     page = open_page("/?rows=5&cols=5&start=a5&order=naive&speed=1", viewport={"width": 1920, "height": 1080})
     page.get_by_role("button", name="Start a class").click()
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     yield page
     if page.locator("#presenter-bar").is_visible():
         page.get_by_role("button", name="Leave presenter view").click()

@@ -24,7 +24,7 @@ def code(page, site):
     class as its instructor would (rather than leave it for the server to reap)."""
     page.get_by_role("button", name="Start a class").click()
     shown = page.locator("#lead-code")
-    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     yield shown.inner_text()
     end = page.get_by_role("button", name="End class")
     if len(classes(site.app)) and end.is_visible():

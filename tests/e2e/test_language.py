@@ -203,6 +203,23 @@ def test_the_language_choice_survives_a_reload(page, site):
     expect(page.locator("#status")).to_have_text(en["status.ready"])
 
 
+def test_a_link_with_lang_opens_the_page_in_its_language_and_leaves_the_choice_alone(page, site):
+    en, zh = catalogs(page)
+    page.goto(site.url + "/?lang=zh&rows=6&cols=6")
+    page.wait_for_function(READY)
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("#language")).to_have_value("zh")
+    expect(page.locator("#status")).to_have_text(zh["status.ready"])
+    # The link's language is the link's: the page opened without it is in the reader's own.
+    page.goto(site.url)
+    page.wait_for_function(READY)
+    expect(page.locator("#status")).to_have_text(en["status.ready"])
+    # A language the page does not have is no language: the reader's own again.
+    page.goto(site.url + "/?lang=fr")
+    page.wait_for_function(READY)
+    expect(page.locator("#status")).to_have_text(en["status.ready"])
+
+
 def test_the_servers_refusals_are_said_in_the_pages_language(page, site):
     _, zh = catalogs(page)
     page.get_by_label("Language").select_option(label="简体中文")

@@ -39,7 +39,7 @@ def test_crafted_links_load_with_the_defaults(page, site):
 
 def test_a_crafted_class_link_joins_the_class(page, site, open_page):
     page.get_by_role("button", name="Start a class").click()
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     code = page.locator("#lead-code").inner_text()
     student = open_page(
         f"/?class={code}&order=constructor&mode=__proto__&speed=toString",
@@ -86,7 +86,7 @@ def test_a_links_values_not_used_are_said_once_in_the_status(page, site):
 
 def test_the_class_link_lets_students_in_while_their_network_is_out_of_guesses(page, site, open_page):
     page.get_by_role("button", name="Start a class").click()
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     code = page.locator("#lead-code").inner_text()
     expect(page.locator("#lead-link")).to_contain_text("&ticket=")
     link = page.locator("#lead-link").inner_text()

@@ -59,7 +59,7 @@ def test_a_solo_page_shows_the_badge_while_offline(page):
 
 def test_the_class_sees_the_badge_in_its_own_language(page, site, open_page):
     page.get_by_role("button", name="Start a class").click()
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     code = page.locator("#lead-code").inner_text()
     student = open_page(f"/?class={code}", until=FOLLOWING, locale="zh-CN")
     expect(student.locator("#follow-code")).to_have_text(code)

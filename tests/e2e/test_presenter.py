@@ -60,7 +60,7 @@ def instructor(open_page, site):
         page.on("pageerror", lambda exc: problems.append(str(exc)))
         page.on("console", lambda msg: msg.type == "error" and problems.append(msg.text))
         page.get_by_role("button", name="Start a class").click()
-        expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+        expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
         led.append(page)
         return page, page.locator("#lead-code").inner_text()
 

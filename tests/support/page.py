@@ -204,7 +204,7 @@ def start_class(page):
     from playwright.sync_api import expect
 
     page.locator("#class-open").click()  # by id: in any language
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{5}$"))
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     return page.locator("#lead-code").inner_text()
 
 
