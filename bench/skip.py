@@ -1,7 +1,11 @@
 """Benchmark skipping a search through the Player (in its own process, and a leg at a time in
-a helper process, as the production server does) against the engine alone, in one run."""
+a helper process, as the production server does) against the engine alone, in one run; and
+playing a run flat out, its batches searched here or by a helper: what it costs the process
+that sends them (the worker, on the production server)."""
 
 import argparse
+import functools
+import json
 import sys
 import threading
 import time
@@ -12,10 +16,15 @@ from server.engine.graph import knight_graph
 from server.engine.search import Search
 from server.runs.player import SKIP_REPORT, Player
 from server.runs.pool import Pool
+from server.wire import encode
 
 GOAL = 1.2  # skipping may take at most this many times the engine's own time
 SIZE, START, ORDER = 8, 0, "naive"
 TIMEOUT = 600  # seconds a skip may take before the run is called stuck
+FLAT_OUT = 5_000_000  # events of the run played flat out
+# With helpers, sending a run played flat out may cost its process at most this share of
+# searching and sending it there.
+FLAT_GOAL = 0.4
 
 
 def start_thread(fn):
@@ -43,7 +52,7 @@ def time_skip(pool=None):
         finished.set()
 
     search = Search(knight_graph(SIZE, SIZE), START, ORDER)
-    leg = None if pool is None else (lambda *job: pool.leg("bench", *job))
+    leg = None if pool is None else functools.partial(pool.leg, "bench")
     player = Player(search, send, report, finish, paused=True, leg=leg)
     player.start(start_thread)
     began = time.perf_counter()
@@ -52,6 +61,27 @@ def time_skip(pool=None):
         player.stop()
         raise RuntimeError(f"the skip did not finish within {TIMEOUT} s")
     return ended[0] - began, len(reports), len(sends), summary
+
+
+def time_flat_out(pool=None):
+    """Play FLAT_OUT events flat out, each batch encoded and written as JSON as the server sends
+    it and acknowledged at once (its search in a pool's helpers, if given); return (seconds,
+    this process's CPU seconds, the events written)."""
+    written, finished = [], threading.Event()
+
+    def send(batch, on_ack):
+        written.append(len(json.dumps(["events", {"events": encode(batch)}])))
+        on_ack()
+
+    search = Search(knight_graph(SIZE, SIZE), START, ORDER)
+    leg = None if pool is None else functools.partial(pool.leg, "bench")
+    player = Player(search, send, None, lambda _: finished.set(), budget=FLAT_OUT, leg=leg)
+    began, cpu = time.perf_counter(), time.process_time()
+    player.start(start_thread)
+    if not finished.wait(TIMEOUT):
+        player.stop()
+        raise RuntimeError(f"the run did not finish within {TIMEOUT} s")
+    return time.perf_counter() - began, time.process_time() - cpu, player.events
 
 
 def main(argv=None):
@@ -70,7 +100,7 @@ def main(argv=None):
     )
     print(f"Python {sys.version.split()[0]}")
 
-    engine_times, skips, helped = [], [], []
+    engine_times, skips, helped, flat, flat_helped = [], [], [], [], []
     pool = Pool(1)
     # Alternated, so a slow spell of a shared machine hits all alike.
     try:
@@ -78,6 +108,8 @@ def main(argv=None):
             engine_times.append(time_engine(SIZE, SIZE, START, ORDER))
             skips.append(time_skip())
             helped.append(time_skip(pool))
+            flat.append(time_flat_out())
+            flat_helped.append(time_flat_out(pool))
     finally:
         pool.close()
     engine_seconds = min(engine_times)
@@ -113,7 +145,20 @@ def main(argv=None):
         f"Summary counts {'match' if matches else 'DO NOT match'} the expected "
         f"{visits:,} visits / {backtracks:,} backtracks / {tours} found"
     )
+    here, there = min(flat, key=lambda run: run[1]), min(flat_helped, key=lambda run: run[1])
+    print(f"\nPlayed flat out, {FLAT_OUT:,} events, each batch encoded and written as JSON:")
+    print(f"{'':38}{'seconds':>9}  {'speed':>25}  {'CPU here':>9}  {'an event':>9}")
+    for label, (seconds, cpu, _) in (("searched in this process", here), ("searched by a helper", there)):
+        each = cpu / FLAT_OUT * 1e6
+        print(f"{label:38}{seconds:9.3f}  {rate(FLAT_OUT, seconds)}  {cpu:8.2f}s  {each:6.2f} µs")
+    share = there[1] / here[1]
+    print(
+        f"With a helper, this process (the worker) spends {share:.2f} of its CPU without one "
+        f"(goal <= {FLAT_GOAL:g}: {'met' if share <= FLAT_GOAL else 'NOT met'})."
+    )
     failures = []
+    if any(run[2] != FLAT_OUT for run in flat + flat_helped):
+        failures.append(f"a run played flat out did not end at its budget of {FLAT_OUT:,} events")
     if not matches:
         failures.append(
             f"the skip's summary counts {got} ({summary['events']:,} events) are not "

@@ -7,7 +7,7 @@ import reprlib
 from dataclasses import dataclass
 
 from .engine.orderings import check_order
-from .engine.search import BACKTRACK, VISIT, check_flag
+from .engine.search import Compact, check_flag, compact
 
 # A client may send megabytes where a number belongs; its error message quotes a line of it.
 _brief = reprlib.Repr()
@@ -119,5 +119,6 @@ def parse_speed(data):
 
 
 def encode(batch):
-    """Encode events compactly: visit v as v, backtrack v as -v-1, found as "found"."""
-    return [v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in batch]
+    """Encode events compactly: visit v as v, backtrack v as -v-1, found as "found" (a batch a
+    helper searched comes so already)."""
+    return batch if isinstance(batch, Compact) else compact(batch)

@@ -18,10 +18,12 @@ import zlib
 from dataclasses import dataclass
 
 import pytest
+import requests
 
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
-from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM
+from server.edge.badges import COOKIE
+from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
@@ -919,6 +921,53 @@ def test_sockets_held_open_without_a_request_make_room_for_pages(production, con
     longest = max(waits) * 1000
     print(f"  5 sockets held open from {source}, each closed for a page: pages in {longest:.0f} ms at most;")
     print(f"  then the 6th page got 429; the good client got {events:,} exact events meanwhile")
+
+
+def test_a_script_holding_its_address_full_gives_way_to_a_page_with_a_badge(production, connect, opened):
+    server = production("--max-per-address", "5")
+    with server:
+        warm_up(server)
+        watch = Watch(server)
+        good = Streaming(connect(server.url))
+        source = "127.0.0.4"  # the class's NAT
+        # A script's five connections, each of which has asked something (a skip, say): no
+        # idle socket to close, and no badge, so they are one browser however many.
+        script = [opened(Wire(server.port, source=source)) for _ in range(5)]
+        for wire in script:
+            asks(wire)
+        badges = [requests.get(server.url + "/", timeout=5).cookies.get(COOKIE) for _ in range(2)]
+        assert all(badges), "the page gave the browser no badge"
+        # A student's page gets in: the script's newest connection is closed to make room.
+        start = time.monotonic()
+        page = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[0]}"]))
+        assert page.status == 101, "the page was refused while a script held its address"
+        asks(page)
+        waited = time.monotonic() - start
+        close = closing(script[-1].rest())
+        assert (close.close_code, close.payload[2:].decode()) == (POLICY_VIOLATION, MADE_ROOM_SHARE)
+        # So does another student's; the script is down to three, and no more is taken from it
+        # than the pages need: a script connection is refused while it holds the most.
+        other = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[1]}"]))
+        assert other.status == 101
+        asks(other)
+        assert closing(script[-2].rest()).payload[2:].decode() == MADE_ROOM_SHARE
+        refused = opened(Wire(server.port, source=source))
+        assert refused.status == 429 and refused.until_closed().startswith(b"too many connections")
+        # The first page again (a second tab): the script, still holding 3 to its 1, gives way.
+        third = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[0]}"]))
+        assert third.status == 101, "the script still held three to the page's one"
+        asks(third)
+        assert closing(script[-3].rest()).payload[2:].decode() == MADE_ROOM_SHARE
+        fourth = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[0]}"]))
+        assert fourth.status == 429, "two connections each: nobody holds more than the newcomer would"
+        # The script's two and the three pages, and nothing else from the address, are connected.
+        kept = {wire.address for wire in (*script[:2], page, other, third)}
+        assert wait_for(lambda: {p for p in server.worker.peers() if p[0] == source} == kept, 5)
+        for wire in (*script, page, other, third):
+            wire.close()
+        events, _ = finished(good, watch)
+    print(f"  a script's 5 connections filled {source}: a badged page got in in {waited * 1000:.0f} ms,")
+    print(f"  the script's newest closed for it; the good client got {events:,} exact events meanwhile")
 
 
 def test_an_address_gets_at_most_max_per_address_websockets(production, connect, opened):

@@ -2,7 +2,8 @@
 searching on from there for a while, and taking on where another process got to.
 
 A search's state is its path and counts (see Search.resume), so a run that skips can hand its
-search to a helper process for a leg and pick up where the helper left it. Run as a program
+search to a helper process for a leg and pick up where the helper left it; a run played flat
+out has a helper search its next batch, and keep its events, written compactly. Run as a program
 (serve), this module is such a helper: it reads jobs and writes their results as pickles.
 """
 
@@ -13,7 +14,7 @@ import time
 from collections import deque
 
 from .graph import Graph
-from .search import Search, canonical
+from .search import Search, canonical, compact
 
 # Events searched between two looks at the clock (about a millisecond).
 SLICE = 1 << 12
@@ -72,8 +73,17 @@ def search_on(search, state, limit, seconds, clock=time.monotonic):
     return where(search, count, last)
 
 
+def kept(search, state, limit):
+    """Return the events a search makes from state to `limit` events or its end, written
+    compactly, and the state reached."""
+    events = list(itertools.islice(go_on(search, state), limit - state["events"]))
+    last = events[-1] if events else state["last"]
+    return where(search, state["events"] + len(events), last), compact(events)
+
+
 def job(search, state, limit, seconds):
-    """Return a leg of a search as plain data, for a helper process (see serve)."""
+    """Return a leg of a search as plain data, for a helper process (see serve); seconds None
+    asks for the events to `limit` kept (see kept), not a leg of that long unsent."""
     graph = search.graph
     board = (graph.adjacency, graph.names, graph.shape)
     options = {"closed": search.closed, "all_tours": search.all_tours, "seed": search.seed}
@@ -81,11 +91,11 @@ def job(search, state, limit, seconds):
 
 
 def run_job(board, start, order, options, state, limit, seconds):
-    """Do the leg a job describes; return the state reached."""
+    """Do the leg a job describes; return the state reached (and, with seconds None, the events)."""
     graph = Graph(*board)
     # The start is given by number: a named graph's search takes it by name.
     search = Search(graph, graph.vertices()[start], order, **options)
-    return search_on(search, state, limit, seconds)
+    return kept(search, state, limit) if seconds is None else search_on(search, state, limit, seconds)
 
 
 def serve(reader=None, writer=None):

@@ -16,6 +16,16 @@ def canonical(event):
     return (_KINDS[kind], vertex, depth)
 
 
+def compact(events):
+    """Return events written compactly, as the wire sends them: visit v as v, backtrack v as
+    -v-1, a tour found as "found"."""
+    return [v if kind is VISIT else -v - 1 if kind is BACKTRACK else kind for kind, v, _ in events]
+
+
+class Compact(list):
+    """Events already written compactly (see compact): a leg a helper searched and kept."""
+
+
 def check_flag(name, value):
     """Return value if it is a bool, else raise ValueError naming it."""
     if type(value) is not bool:

@@ -8,6 +8,7 @@ from contextlib import nullcontext
 
 from ..engine import legs
 from ..engine.lookahead import upcoming as next_event
+from ..engine.search import Compact
 
 WINDOW = 2  # batches sent but not yet acknowledged, at most
 # Events in one batch, at most: the fastest speed sends full batches, each taken a slice at a time
@@ -36,9 +37,11 @@ class Player:
 
     turn() gives a context in which the player may search one slice of many: see turns.py. A
     batch of a slice or less (a paced run's, a step's) is taken at once. leg(search, state,
-    limit), if given, asks for unsent events (a skip's, a catch-up's) to be searched a leg at a
-    time somewhere else, and returns a Future of the state reached (see runs/pool.py); if that
-    fails with OSError, the player searches the leg itself.
+    limit, keep=False), if given, asks for unsent events (a skip's, a catch-up's) to be searched
+    a leg at a time somewhere else, and returns a Future of the state reached; with keep, for a
+    larger batch's events to be searched there and kept, and a Future of the state and the
+    events, written compactly (see runs/pool.py); if that fails with OSError, the player
+    searches the leg itself.
     """
 
     def __init__(
@@ -263,6 +266,10 @@ class Player:
             elif skipping:
                 self._skip()
             elif batch := self._fill(batch, allowance):
+                with self._cond:
+                    # A batch's wait for its acknowledgement begins now, not before a helper
+                    # searched it (a leg may wait its turn).
+                    self._sent[-1] = self._clock()
                 self._send(batch, self.acked)
             else:  # paused, skipped or stopped before a slice was taken: nothing goes
                 with self._cond:
@@ -291,8 +298,13 @@ class Player:
         return batch
 
     def _fill(self, batch, count):
-        """Take more events into batch, up to count in all, a slice at a time; stop early if the
-        run is paused, skipped or stopped meanwhile. Return batch."""
+        """Take more events into batch, up to count in all: a flat-out batch from a helper if
+        there is one, else a slice at a time here; stop early if the run is paused, skipped or
+        stopped meanwhile. Return batch."""
+        if not batch and self._leg is not None:
+            kept = self._search_elsewhere(self.events + self._room(count), keep=True)
+            if kept is not None:
+                return kept
         while len(batch) < count and not self.done:
             time.sleep(0)  # let other clients' work in between slices, under gevent too
             with self._turn(), self._cond:
@@ -316,35 +328,42 @@ class Player:
         """Search on without sending, toward `until` events (None: on and on, a skip) and the
         budget: a leg elsewhere if there is somewhere to search it, else a slice here in turns."""
         limit = min((n for n in (until, self.budget) if n is not None), default=None)
-        if self._leg is not None and self._search_elsewhere(limit, skip=until is None):
+        if self._leg is not None and self._search_elsewhere(limit, skip=until is None) is not None:
             return
         with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
             self._advance(SKIP_SLICE if limit is None else min(SKIP_SLICE, limit - self.events))
 
-    def _search_elsewhere(self, limit, skip):
-        """Have a leg searched elsewhere and take on the state it reached; return False if it
-        must be searched here (its helper was lost)."""
+    def _search_elsewhere(self, limit, skip=False, keep=False):
+        """Have a leg searched elsewhere and take on the state it reached; return its events if
+        kept (see legs.kept), else []; or None if it must be searched here (its helper was lost)."""
         with self._cond:
             state = legs.where(self.search, self.events, self.last)
-        leg = self._leg(self.search, state, limit)
+        leg = self._leg(self.search, state, limit, keep=keep)
         leg.add_done_callback(lambda _: self._wake())
+
+        def given_up():
+            # A skip paused, a run played flat out paused or skipped, or any run stopped, stops
+            # waiting for its leg at once, however many wait before it: a leg still waiting is
+            # never searched.
+            if skip:
+                return self._stopped or not self._skipping
+            return self._stopped or (keep and (self._paused or self._skipping))
+
         with self._cond:
-            # A skip paused (or any run stopped) stops waiting for its leg at once, however many
-            # wait before it: a leg still waiting is never searched.
-            self._cond.wait_for(lambda: leg.done() or self._stopped or (skip and not self._skipping))
+            self._cond.wait_for(lambda: leg.done() or given_up())
             if not leg.done():
                 leg.cancel()
-                return True
+                return []
         try:
-            reached = leg.result()
+            reached, events = leg.result() if keep else (leg.result(), [])
         except OSError:
-            return False  # its helper was lost: the next leg goes to a new one
+            return None  # its helper was lost: the next leg goes to a new one
         with self._cond:  # held while the search takes on the state, so snapshots stay whole
             self.last = legs.take_over(self.search, reached)
             self.events = reached["events"]
             self._events = None  # searched elsewhere: the events here go on from its path
             self._note_end(self.last)
-        return True
+        return Compact(events)
 
     def _wake(self):
         """Wake the player's thread: a leg it waits for is done."""

@@ -1,10 +1,11 @@
-"""Helper processes that search on for skipping runs, so that the process serving the sockets
-never does.
+"""Helper processes that search on for skipping runs and runs played flat out, so that the
+process serving the sockets never does.
 
 A gevent worker serves every socket from one thread, on one core. A skip (a search with its
 events unsent, and on a large board no end in sight) is the costliest thing a client can ask
 for; a run that skips hands its search to a helper a leg at a time (LEG seconds; see
-engine/legs.py), on the machine's other cores, and waits without holding the worker. Helpers are
+engine/legs.py), on the machine's other cores, and waits without holding the worker. A run
+played flat out has its next batch searched by a helper too, and only sends it. Helpers are
 taken in fair turns: round robin by share (a class, or a browser: its address and badge), then
 by run (see turns.py), so 200 skips from one script wait in one line while a student's skip
 waits in its own.
@@ -84,10 +85,11 @@ class Pool:
         self._serving = []  # a thread per helper, started with the first leg asked for
         self._closed = False
 
-    def leg(self, share, search, state, limit):
+    def leg(self, share, search, state, limit, keep=False):
         """Ask for a leg of search from state, in share's turn (see legs.search_on); return a
-        Future of the state it reaches. A leg cancelled before its turn is never searched; a
-        helper lost sets HelperLost."""
+        Future of the state it reaches (with keep, of the state and the events to limit, written
+        compactly: see legs.kept). A leg cancelled before its turn is never searched; a helper
+        lost sets HelperLost."""
         future = Future()
         with self._cond:
             if self._closed:
@@ -97,7 +99,7 @@ class Pool:
                 for helper in self._helpers:
                     self._serving.append(threading.Thread(target=self._serve, args=(helper,), daemon=True))
                     self._serving[-1].start()
-            self._asked.join(share, (future, legs.job(search, state, limit, LEG)))
+            self._asked.join(share, (future, legs.job(search, state, limit, None if keep else LEG)))
             self._cond.notify()
         return future
 
