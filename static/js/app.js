@@ -60,7 +60,7 @@ const store = new Store({
   klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
     reviewing: false, view: null, led: false, voter: null },
   view: { hints: true, degrees: false, lesson: embedded ? embedded.panels.length > 0 : true, lines: false, side: "main",
-    language: embedded?.language ?? preferredLanguage() },
+    language: embedded?.language ?? preferredLanguage(new URLSearchParams(location.search).get("lang")) },
   notes: { board: null, share: null, embed: null },
   embedded,
   snippet: SNIPPET, // the choices for the embed code the page gives: see embed.js

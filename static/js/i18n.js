@@ -44,8 +44,9 @@ export function number(n) {
   return formats().number.format(n);
 }
 
-/** Return the language the user chose last time (or the browser's, the first time). */
-export function preferredLanguage() {
+/** Return the language a link asks for (its lang=), else the one the user chose last time, else the browser's. */
+export function preferredLanguage(asked = null) {
+  if (Object.hasOwn(CATALOGS, asked ?? "")) return asked;
   const stored = recall(STORED);
   if (Object.hasOwn(CATALOGS, stored ?? "")) return stored;
   return navigator.language?.toLowerCase().startsWith("zh") ? "zh" : "en";
