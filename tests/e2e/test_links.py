@@ -51,7 +51,7 @@ def test_a_crafted_class_link_joins_the_class(page, site, open_page):
 
 
 def test_a_link_to_a_class_that_is_not_there_says_so_and_leaves_a_page_of_ones_own(page, site):
-    page.goto(f"{site.url}/?class=ZZZZZ")  # an old link, or a code mistyped into one
+    page.goto(f"{site.url}/?class=ZZZZZZZ")  # an old link, or a code mistyped into one
     note = page.locator("#class-note")
     expect(note).to_contain_text("There is no class with that code")
     page.wait_for_function(READY)  # a page of one's own: nothing to follow, so Play is there
