@@ -970,6 +970,28 @@ def test_a_script_holding_its_address_full_gives_way_to_a_page_with_a_badge(prod
     print(f"  the script's newest closed for it; the good client got {events:,} exact events meanwhile")
 
 
+def test_a_scripts_flood_closes_no_page_that_has_not_asked_anything_yet(production, connect, opened):
+    server = production("--max-per-address", "5")
+    with server:
+        warm_up(server)
+        source = "127.0.0.4"
+        script = [opened(Wire(server.port, source=source)) for _ in range(4)]
+        for wire in script:
+            asks(wire)
+        badge = requests.get(server.url + "/", timeout=5).cookies.get(COOKIE)
+        page = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badge}"]))
+        page.connect()  # a student's page, just loaded: connected, nothing asked yet
+        # The address is full; the script's next connections are refused, and close nothing.
+        for _ in range(3):
+            refused = opened(Wire(server.port, source=source))
+            assert refused.status == 429 and refused.until_closed().startswith(b"too many connections")
+        page.send_text('421["pause"]')  # the page is still there, and answered
+        assert "there is no run to pause" in page.expect(lambda text: text.startswith("431"))
+        for wire in (*script, page):
+            wire.close()
+        assert wait_for(lambda: server.worker.sockets() == 1, 10)
+
+
 def test_an_address_gets_at_most_max_per_address_websockets(production, connect, opened):
     # Default pings: the held connections stay open, however quiet, for the whole test.
     server = production("--max-per-address", "5")

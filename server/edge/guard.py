@@ -152,23 +152,25 @@ class Guard:
         """Return whether an address may open one more WebSocket for browser, and the Seat to
         close to make room for it, if any (the lock is held).
 
-        At its limit, the oldest of its connections that never sent a request is closed to make
-        room: behind a school's NAT, sockets held open by a script must not keep out its pages.
-        If every one has, the browser holding the most gives up its newest, so long as it still
-        holds more than the newcomer's would: a script's connections (one browser however many,
-        without a badge) cannot keep out a student's page, and the longest-standing pages stay.
+        At its limit, room is made only at the expense of the browser holding the most (a badge;
+        a script's connections without one are one browser however many), while it holds more
+        than the newcomer's would: its oldest connection that never sent a request (a socket
+        held open, not a page), else its newest. Else a newcomer may take the place of its own
+        browser's oldest such socket. So a script's sockets cannot keep out a student's page, a
+        script's flood cannot close a page that has not asked anything yet, and the
+        longest-standing pages stay.
         """
         seats = [seat for seat in self.seats.get(address, ()) if not seat.evicted]
         if len(seats) < self.max_connections:
             return True, None
-        idle = next((seat for seat in seats if not seat.proven and seat.close), None)
+        held = Counter(seat.browser for seat in seats)
+        most, count = held.most_common(1)[0]
+        owner = most if count > held[browser] + 1 else browser
+        theirs = [seat for seat in seats if seat.browser == owner and seat.close]
+        idle = next((seat for seat in theirs if not seat.proven), None)
+        if idle is None and owner != browser and theirs:
+            idle = theirs[-1]
         if idle is None:
-            held = Counter(seat.browser for seat in seats)
-            most, count = held.most_common(1)[0]
-            if count <= held[browser] + 1:
-                return False, None
-            idle = next((seat for seat in reversed(seats) if seat.browser == most and seat.close), None)
-            if idle is None:
-                return False, None
+            return False, None
         idle.evicted = True
         return True, idle
