@@ -101,6 +101,7 @@ class Player:
             # A step still waiting for its window must not play after the pause: a question
             # asked about the paused position would see its answer played unrevealed.
             self._steps = 0
+            self._cond.notify_all()  # a leg waited for elsewhere is given up at once
 
     def resume(self):
         """Go on at the current speed."""
@@ -351,14 +352,16 @@ class Player:
 
         with self._cond:
             self._cond.wait_for(lambda: leg.done() or given_up())
-            if not leg.done():
+            # Checked with the lock held until the state is taken on: a leg done after a pause
+            # is dropped, so that nothing moves the run past where it was paused (a question
+            # asked there must not see its answer played).
+            if not leg.done() or given_up():
                 leg.cancel()
                 return []
-        try:
-            reached, events = leg.result() if keep else (leg.result(), [])
-        except OSError:
-            return None  # its helper was lost: the next leg goes to a new one
-        with self._cond:  # held while the search takes on the state, so snapshots stay whole
+            try:
+                reached, events = leg.result() if keep else (leg.result(), [])
+            except OSError:
+                return None  # its helper was lost: the next leg goes to a new one
             self.last = legs.take_over(self.search, reached)
             self.events = reached["events"]
             self._events = None  # searched elsewhere: the events here go on from its path
