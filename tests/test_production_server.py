@@ -923,6 +923,18 @@ def test_sockets_held_open_without_a_request_make_room_for_pages(production, con
     print(f"  then the 6th page got 429; the good client got {events:,} exact events meanwhile")
 
 
+def a_badge(server):
+    """Load the page as a browser does; return the badge it gives the browser."""
+    badge = requests.get(server.url + "/", timeout=5).cookies.get(COOKIE)
+    assert badge, "the page gave the browser no badge"
+    return badge
+
+
+def carrying(badge):
+    """Return the header lines of a WebSocket handshake from a page with badge."""
+    return [f"Cookie: {COOKIE}={badge}"]
+
+
 def test_a_script_holding_its_address_full_gives_way_to_a_page_with_a_badge(production, connect, opened):
     server = production("--max-per-address", "5")
     with server:
@@ -935,11 +947,10 @@ def test_a_script_holding_its_address_full_gives_way_to_a_page_with_a_badge(prod
         script = [opened(Wire(server.port, source=source)) for _ in range(5)]
         for wire in script:
             asks(wire)
-        badges = [requests.get(server.url + "/", timeout=5).cookies.get(COOKIE) for _ in range(2)]
-        assert all(badges), "the page gave the browser no badge"
+        badges = [a_badge(server) for _ in range(2)]
         # A student's page gets in: the script's newest connection is closed to make room.
         start = time.monotonic()
-        page = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[0]}"]))
+        page = opened(Wire(server.port, source=source, headers=carrying(badges[0])))
         assert page.status == 101, "the page was refused while a script held its address"
         asks(page)
         waited = time.monotonic() - start
@@ -947,18 +958,18 @@ def test_a_script_holding_its_address_full_gives_way_to_a_page_with_a_badge(prod
         assert (close.close_code, close.payload[2:].decode()) == (POLICY_VIOLATION, MADE_ROOM_SHARE)
         # So does another student's; the script is down to three, and no more is taken from it
         # than the pages need: a script connection is refused while it holds the most.
-        other = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[1]}"]))
+        other = opened(Wire(server.port, source=source, headers=carrying(badges[1])))
         assert other.status == 101
         asks(other)
         assert closing(script[-2].rest()).payload[2:].decode() == MADE_ROOM_SHARE
         refused = opened(Wire(server.port, source=source))
         assert refused.status == 429 and refused.until_closed().startswith(b"too many connections")
         # The first page again (a second tab): the script, still holding 3 to its 1, gives way.
-        third = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[0]}"]))
+        third = opened(Wire(server.port, source=source, headers=carrying(badges[0])))
         assert third.status == 101, "the script still held three to the page's one"
         asks(third)
         assert closing(script[-3].rest()).payload[2:].decode() == MADE_ROOM_SHARE
-        fourth = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badges[0]}"]))
+        fourth = opened(Wire(server.port, source=source, headers=carrying(badges[0])))
         assert fourth.status == 429, "two connections each: nobody holds more than the newcomer would"
         # The script's two and the three pages, and nothing else from the address, are connected.
         kept = {wire.address for wire in (*script[:2], page, other, third)}
@@ -978,8 +989,7 @@ def test_a_scripts_flood_closes_no_page_that_has_not_asked_anything_yet(producti
         script = [opened(Wire(server.port, source=source)) for _ in range(4)]
         for wire in script:
             asks(wire)
-        badge = requests.get(server.url + "/", timeout=5).cookies.get(COOKIE)
-        page = opened(Wire(server.port, source=source, headers=[f"Cookie: {COOKIE}={badge}"]))
+        page = opened(Wire(server.port, source=source, headers=carrying(a_badge(server))))
         page.connect()  # a student's page, just loaded: connected, nothing asked yet
         # The address is full; the script's next connections are refused, and close nothing.
         for _ in range(3):

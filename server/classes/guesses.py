@@ -125,13 +125,12 @@ class Guesses:
 
     def _own(self, badge):
         """Return how many wrong codes a browser may still type on its own (the lock is held)."""
-        since = given(badge) if badge is not None else None
-        if since is None or self.wall() - since >= self.window:
+        since, now = given(badge) if badge is not None else None, self.wall()
+        if since is None or now - since >= self.window:
             return 0
         if badge not in self._browsers and len(self._browsers) >= self.max_browsers:
             # Badges past their window count for nothing: forget them. If the table is still full
             # (a guesser with many addresses), a newcomer draws on its address as a script does.
-            now = self.wall()
             self._browsers = {b: n for b, n in self._browsers.items() if now - given(b) < self.window}
             if len(self._browsers) >= self.max_browsers:
                 return 0
