@@ -12,6 +12,8 @@ from wsproto.frame_protocol import CloseReason
 from .guard import SEAT
 from .limits import FRAME_BURST, FRAME_RATE
 
+READER_JOIN = 1  # seconds an ended session waits for its reader, woken by the shutdown, to stop
+
 
 class Socket(simple_websocket.Server):
     """A simple-websocket server connection whose sends go out whole and whose close frees it.
@@ -99,11 +101,18 @@ class Socket(simple_websocket.Server):
         finally:
             self.connected = False
             self.input_buffer.clear()  # a closed connection's backlog is not handled
-            self.event.set()
+            # Shut before waking the session: once woken, it may end and the server close the
+            # file, and a reader still waiting on a closed file is never woken (Linux).
             try:
                 self.sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+            self.event.set()
+
+    def end(self):
+        """Close, and wait (a little) for the reader to stop: before the server takes the socket back."""
+        self.close()
+        self.thread.join(READER_JOIN)
 
 
 def bounded(base, max_bytes, timeout):
@@ -122,7 +131,12 @@ def bounded(base, max_bytes, timeout):
             self.ws.sock.settimeout(timeout)
             if self.ws.seat is not None:
                 self.ws.seat.close = self.ws.drop
-            answer = self.app(self)
+            try:
+                answer = self.app(self)
+            finally:
+                # Engine.IO's session can end with the socket still open (a failed upgrade, an
+                # error); the reader must not outlive it, waiting on a file the server closes.
+                self.ws.end()
             if self.ws.mode == "gunicorn":
                 raise StopIteration()  # gunicorn's way of knowing the connection is taken
             if self.ws.mode == "werkzeug":

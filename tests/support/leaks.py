@@ -1,6 +1,8 @@
 """What a test may leave behind: threads, sockets of this process, and an app's runs and classes."""
 
+import sys
 import threading
+from pathlib import Path
 
 import psutil
 
@@ -14,6 +16,14 @@ def threads_since(before):
     """Return the threads alive now that were not in before (a set of threads)."""
     # A thread started outside the threading module shows as a dummy that never goes away.
     return {t for t in threads() - before if not isinstance(t, threading._DummyThread)}
+
+
+def waiting_in(thread):
+    """Return where a thread is now: its innermost frame's file:line and function."""
+    frame = sys._current_frames().get(thread.ident)
+    if frame is None:
+        return "ended"
+    return f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} {frame.f_code.co_name}"
 
 
 def sockets():
@@ -39,7 +49,8 @@ def where(address):
 
 def leftovers(threads_before, sockets_before, apps):
     """Describe what is left since threads_before and sockets_before, and what apps hold."""
-    found = [f"thread {t.name}" for t in sorted(threads_since(threads_before), key=lambda t: t.name)]
+    left = sorted(threads_since(threads_before), key=lambda t: t.name)
+    found = [f"thread {t.name}, in {waiting_in(t)}" for t in left]
     found += [f"socket {where(local)} to {where(remote)}" for _, local, remote in sockets() - sockets_before]
     found += [f"app {n}: {held}" for n, app in enumerate(apps, 1) if (held := held_by(app))]
     return found
