@@ -1,0 +1,250 @@
+// The search tree, as the events grow it. Every visit is a node, numbered in the order the search
+// made them (depth-first order), under the node the knight came from. In that order a node's
+// subtree is the run of nodes after it that lie deeper than it, so the whole tree is one depth
+// per node (a byte each, for boards of up to 255 squares), and the rest is found from the depths:
+// a node's subtree and its size, its ancestors, the path at any moment, the event that made it.
+// Depth is the path's length once the node is on it: the start square is node 0, at depth 1.
+//
+// Searches over the depths take O(log n): blocks of BLOCK << l nodes keep their lowest and
+// highest depth, level by level, once they are whole.
+
+const CHUNK_BITS = 20;         // depths are kept in chunks of a million nodes: growing copies none
+const CHUNK = 1 << CHUNK_BITS;
+const BLOCK_BITS = 6;          // the smallest block summed up: 64 nodes
+const BLOCK = 1 << BLOCK_BITS;
+
+export class SearchTree {
+  /** Make an empty tree for a board of this many squares. */
+  constructor(squares) {
+    this.reset(squares);
+  }
+
+  /** Start over: no nodes. */
+  reset(squares = this.squares) {
+    this.squares = squares;
+    this.Depths = squares < 256 ? Uint8Array : Uint16Array;
+    this.chunks = [];
+    this.size = 0;    // nodes
+    this.depth = 0;   // the path's length after the last event
+    this.tours = [];  // the last node of each tour found, in order
+    this.low = [];    // low[l][i]: the lowest depth of whole block i of level l (BLOCK << l nodes)
+    this.high = [];
+  }
+
+  /** Grow the tree by wire codes: a visit is a node, a backtrack shortens the path, "found" marks a tour. */
+  push(codes) {
+    for (const code of codes) {
+      if (code === "found") this.tours.push(this.size - 1);
+      else if (code >= 0) this.add(++this.depth);
+      else this.depth -= 1;
+    }
+  }
+
+  add(depth) {
+    const k = this.size++;
+    if ((k & (CHUNK - 1)) === 0) this.chunks.push(new this.Depths(CHUNK));
+    this.chunks[k >> CHUNK_BITS][k & (CHUNK - 1)] = depth;
+    // Whole blocks are summed up as they end: once every BLOCK nodes, twice as rarely a level up.
+    for (let l = 0, end = k + 1; end % (BLOCK << l) === 0; l++) {
+      const half = (BLOCK << l) >> 1, start = end - (BLOCK << l);
+      const [low, high] = l === 0 ? this.scan(start, end) : this.pair(l - 1, start / half);
+      if (!this.low[l]) {
+        this.low[l] = [];
+        this.high[l] = [];
+      }
+      this.low[l].push(low);
+      this.high[l].push(high);
+    }
+  }
+
+  pair(l, i) {
+    return [Math.min(this.low[l][i], this.low[l][i + 1]), Math.max(this.high[l][i], this.high[l][i + 1])];
+  }
+
+  /** Return node k's depth. */
+  depthOf(k) {
+    return this.chunks[k >> CHUNK_BITS][k & (CHUNK - 1)];
+  }
+
+  /** Return the lowest and highest depth of nodes from to to (not included), read one by one. */
+  scan(from, to) {
+    let low = Infinity, high = -Infinity;
+    for (let k = from; k < to; k++) {
+      const d = this.depthOf(k);
+      if (d < low) low = d;
+      if (d > high) high = d;
+    }
+    return [low, high];
+  }
+
+  /** Return the level of the largest whole block that starts at node k and ends by node to, or -1. */
+  blockAt(k, to) {
+    if (k % BLOCK) return -1;
+    let l = -1;
+    while ((k % (BLOCK << (l + 1))) === 0 && k + (BLOCK << (l + 1)) <= Math.min(to, this.size)
+      && this.low[l + 1] && (k >> (BLOCK_BITS + l + 1)) < this.low[l + 1].length) l++;
+    return l;
+  }
+
+  /** Return the level of the largest whole block that ends at node k (not included) and starts at from or after, or -1. */
+  blockBefore(k, from) {
+    if (k % BLOCK) return -1;
+    let l = -1;
+    while ((k % (BLOCK << (l + 1))) === 0 && k - (BLOCK << (l + 1)) >= from
+      && this.low[l + 1] && ((k >> (BLOCK_BITS + l + 1)) - 1) < this.low[l + 1].length) l++;
+    return l;
+  }
+
+  /** Return [lowest, highest] depth of the nodes from to to (not included); [Infinity, -Infinity] for none. */
+  range(from, to) {
+    let low = Infinity, high = -Infinity;
+    for (let k = from; k < Math.min(to, this.size);) {
+      const l = this.blockAt(k, to);
+      if (l < 0) {
+        const d = this.depthOf(k++);
+        if (d < low) low = d;
+        if (d > high) high = d;
+      } else {
+        const i = k >> (BLOCK_BITS + l);
+        if (this.low[l][i] < low) low = this.low[l][i];
+        if (this.high[l][i] > high) high = this.high[l][i];
+        k += BLOCK << l;
+      }
+    }
+    return [low, high];
+  }
+
+  /** Return the first node after k whose depth is at most depth, or size if none is yet. */
+  nextAtMost(k, depth) {
+    const found = this.first(k + 1, this.size, (low) => low <= depth);
+    return found < 0 ? this.size : found;
+  }
+
+  /** Return the first node from k to to (not included) whose depth is at least depth, or -1. */
+  nextAtLeast(k, to, depth) {
+    return this.first(k, to, (low, high) => high >= depth);
+  }
+
+  /**
+   * Return the first node from k to to (not included) that holds(depth, depth), or -1, where
+   * holds(low, high) says whether a stretch of nodes with these depths may hold one.
+   */
+  first(k, to, holds) {
+    for (let j = k; j < Math.min(to, this.size);) {
+      const l = this.blockAt(j, to);
+      if (l < 0) {
+        const d = this.depthOf(j);
+        if (holds(d, d)) return j;
+        j += 1;
+      } else if (!holds(this.low[l][j >> (BLOCK_BITS + l)], this.high[l][j >> (BLOCK_BITS + l)])) {
+        j += BLOCK << l;
+      } else {
+        // The node is in this block: look in its halves, first half first.
+        for (let m = l - 1; m >= 0; m--) {
+          const i = j >> (BLOCK_BITS + m);
+          if (!holds(this.low[m][i], this.high[m][i])) j += BLOCK << m;
+        }
+        for (const end = j + BLOCK; j < end; j++) {
+          const d = this.depthOf(j);
+          if (holds(d, d)) return j;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** Return the last node before k whose depth is at most depth, or -1 if none. */
+  lastAtMost(k, depth) {
+    for (let j = k; j > 0;) {
+      const l = this.blockBefore(j, 0);
+      if (l < 0) {
+        if (this.depthOf(j - 1) <= depth) return j - 1;
+        j -= 1;
+      } else if (this.low[l][(j >> (BLOCK_BITS + l)) - 1] > depth) {
+        j -= BLOCK << l;
+      } else {
+        // The node is in this block: look in its halves, second half first.
+        for (let m = l - 1; m >= 0; m--) {
+          if (this.low[m][(j >> (BLOCK_BITS + m)) - 1] > depth) j -= BLOCK << m;
+        }
+        for (const start = j - BLOCK; j > start; j--) if (this.depthOf(j - 1) <= depth) return j - 1;
+      }
+    }
+    return -1;
+  }
+
+  /** Return the number of nodes in node k's subtree, k included, among the first visits nodes. */
+  subtreeSize(k, visits = this.size) {
+    return Math.min(this.nextAtMost(k, this.depthOf(k)), visits) - k;
+  }
+
+  /** Return whether node k is on the path after visits nodes, when the path is length squares long. */
+  onPath(k, visits, length) {
+    const depth = this.depthOf(k);
+    return k < visits && depth <= length && this.ancestor(visits - 1, depth) === k;
+  }
+
+  /** Return node k's parent, or -1 for the root. */
+  parent(k) {
+    return this.lastAtMost(k, this.depthOf(k) - 1);
+  }
+
+  /** Return node k's ancestor at depth (at most node k's own), k itself at its own depth. */
+  ancestor(k, depth) {
+    return depth === this.depthOf(k) ? k : this.lastAtMost(k, depth);
+  }
+
+  /** Return the nodes of the path after visits nodes, when the path is length squares long. */
+  path(visits, length) {
+    const nodes = new Array(length);
+    let k = visits - 1;
+    for (let d = Math.min(length, visits ? this.depthOf(k) : 0); d >= 1; d--) {
+      k = this.ancestor(k, d);
+      nodes[d - 1] = k;
+    }
+    return nodes;
+  }
+
+  /**
+   * Sum up the nodes from to to (not included) in width columns, as a picture of the tree draws
+   * them: column c holds nodes starts[c] to starts[c + 1] (at least one: zoomed in, a node spans
+   * columns), and its ancestors go down to depth high[c]. The cost is the columns', not the nodes'.
+   */
+  columns(from, to, width) {
+    const starts = new Float64Array(width + 1), high = new Uint16Array(width);
+    const span = to - from;
+    for (let c = 0; c <= width; c++) starts[c] = from + Math.floor((c * span) / width);
+    for (let c = 0; c < width; c++) {
+      const a = starts[c], b = Math.max(starts[c + 1], a + 1);
+      high[c] = a < this.size ? this.range(a, Math.min(b, this.size))[1] : 0;
+    }
+    return { starts, high };
+  }
+
+  /**
+   * Return the node drawn at depth in the column of nodes from to to: the ancestor at that depth
+   * of the column's first node that goes so deep, whose subtree spans the column; or -1.
+   */
+  nodeAt(from, to, depth) {
+    const k = depth >= 1 ? this.nextAtLeast(from, to, depth) : -1;
+    return k < 0 ? -1 : this.ancestor(k, depth);
+  }
+
+  /** Return how many tours ended before node k. */
+  toursBefore(k) {
+    let lo = 0, hi = this.tours.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.tours[mid] < k) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Return the number of the event that visited node k, counting the run's events from 0. */
+  eventOf(k) {
+    // Before node k's visit came k visits and the tours found, and as many backtracks as it
+    // takes to leave the path depth(k) - 1 long.
+    return 2 * k + 1 - this.depthOf(k) + this.toursBefore(k);
+  }
+}

@@ -1,0 +1,190 @@
+// The search tree's model, checked against a tree built node by node with its parents and
+// children, from random walks and from whole searches.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { knightMoves, orderMoves } from "../../static/js/orderings.js";
+import { SearchTree } from "../../static/js/tree.js";
+
+/** Return a seeded generator of numbers in [0, 1), so a failure can be replayed. */
+function random(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Return the wire codes of a search's walk of n events from the start: visits, backtracks, tours. */
+function walk(seed, n, squares) {
+  const rand = random(seed), codes = [0];
+  let depth = 1;
+  while (codes.length < n) {
+    const r = rand();
+    if (depth < squares && (r < 0.55 || depth === 1)) {
+      codes.push(Math.floor(rand() * squares));
+      depth += 1;
+      if (depth === squares || rand() < 0.005) codes.push("found");
+    } else if (depth > 1) {
+      codes.push(-1);
+      depth -= 1;
+    }
+  }
+  return codes;
+}
+
+/** Return the wire codes of the depth-first search of a rows x cols board, to its first tour or all. */
+function search(rows, cols, start, { order = "naive", every = false } = {}) {
+  const moves = knightMoves(rows, cols), onPath = new Uint8Array(rows * cols), codes = [];
+  const stack = [];
+  const enter = (u) => {
+    onPath[u] = 1;
+    codes.push(u);
+    stack.push({ u, next: orderMoves(order, moves, onPath, u), i: 0 });
+  };
+  enter(start);
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    if (stack.length === rows * cols && top.i === 0) {
+      codes.push("found");
+      if (!every) return codes;
+      top.i = top.next.length;
+    }
+    const w = top.next[top.i++];
+    if (w === undefined) {
+      stack.pop();
+      onPath[top.u] = 0;
+      if (stack.length) codes.push(-top.u - 1);
+    } else if (!onPath[w]) {
+      enter(w);
+    }
+  }
+  return codes;
+}
+
+/** Return the tree of these codes built plainly: each node's depth, parent, subtree size, event. */
+function plainTree(codes) {
+  const depth = [], parent = [], size = [], event = [], stack = [], tours = [];
+  codes.forEach((code, n) => {
+    if (code === "found") {
+      tours.push(depth.length - 1);
+    } else if (code >= 0) {
+      const k = depth.length;
+      depth.push(stack.length + 1);
+      parent.push(stack.length ? stack[stack.length - 1] : -1);
+      size.push(1);
+      event.push(n);
+      for (const a of stack) size[a] += 1;
+      stack.push(k);
+    } else {
+      stack.pop();
+    }
+  });
+  return { depth, parent, size, event, tours };
+}
+
+function check(codes) {
+  const tree = new SearchTree(64);
+  tree.push(codes);
+  const plain = plainTree(codes);
+  assert.equal(tree.size, plain.depth.length);
+  assert.deepEqual(tree.tours, plain.tours);
+  for (let k = 0; k < tree.size; k++) {
+    assert.equal(tree.depthOf(k), plain.depth[k], `depth of ${k}`);
+    assert.equal(tree.parent(k), plain.parent[k], `parent of ${k}`);
+    assert.equal(tree.subtreeSize(k), plain.size[k], `subtree of ${k}`);
+    assert.equal(tree.eventOf(k), plain.event[k], `event of ${k}`);
+  }
+  return { tree, plain };
+}
+
+test("every node's depth, parent, subtree and event are those of the tree built plainly", () => {
+  for (const [seed, n] of [[1, 10], [2, 1000], [3, 20_000], [4, 70_000]]) check(walk(seed, n, 64));
+});
+
+test("a whole search's tree: 5x5 naive from a corner, every node", () => {
+  const codes = search(5, 5, 0);
+  assert.equal(codes.length, 9996); // the engine's count (5,010 visits, 4,985 backtracks, a tour)
+  const { tree, plain } = check(codes);
+  assert.equal(tree.subtreeSize(0), tree.size);
+  assert.equal(plain.tours.length, tree.tours.length);
+});
+
+test("every tour of 5x5 naive from a corner: 3.47 million events, every subtree's size exact", () => {
+  const codes = search(5, 5, 0, { every: true }), tree = new SearchTree(25);
+  tree.push(codes);
+  const size = new Int32Array(tree.size), stack = [];
+  let k = 0;
+  for (const code of codes) {
+    if (code === "found") continue;
+    if (code >= 0) stack.push(k++);
+    else size[stack[stack.length - 1]] = k - stack.pop();
+  }
+  while (stack.length) size[stack[stack.length - 1]] = k - stack.pop();
+  for (let j = 0; j < tree.size; j++) if (tree.subtreeSize(j) !== size[j]) assert.fail(`subtree of ${j}`);
+  assert.equal(tree.tours.length, 304);
+});
+
+test("the path at any moment is the ancestors of the last node visited, read from the tree", () => {
+  const codes = walk(5, 30_000, 64), tree = new SearchTree(64);
+  tree.push(codes);
+  const stack = [];
+  let visits = 0;
+  codes.forEach((code, n) => {
+    if (code === "found") return;
+    if (code >= 0) stack.push(visits++);
+    else stack.pop();
+    if (n % 97 === 0 || n === codes.length - 1) {
+      assert.deepEqual(tree.path(visits, stack.length), stack, `after event ${n}`);
+      const probe = Math.floor(visits / 2);
+      assert.equal(tree.onPath(probe, visits, stack.length), stack.includes(probe));
+    }
+  });
+});
+
+test("the lowest and highest depth of any stretch of nodes", () => {
+  const codes = walk(6, 50_000, 64), tree = new SearchTree(64);
+  tree.push(codes);
+  const depths = plainTree(codes).depth, rand = random(7);
+  for (let i = 0; i < 500; i++) {
+    const from = Math.floor(rand() * depths.length), to = from + 1 + Math.floor(rand() * (depths.length - from));
+    const part = depths.slice(from, to);
+    assert.deepEqual(tree.range(from, to), [Math.min(...part), Math.max(...part)], `${from}-${to}`);
+  }
+  assert.deepEqual(tree.range(5, 5), [Infinity, -Infinity]);
+});
+
+test("a closed subtree's size is counted only up to the moment shown", () => {
+  const tree = new SearchTree(25);
+  tree.push([0, 1, 2, -3, 3, -4, -2, 4]); // 0 -> 1 -> {2, 3}; 0 -> 4
+  assert.equal(tree.subtreeSize(1), 3);
+  assert.equal(tree.subtreeSize(1, 3), 2); // after three visits, node 3 was not made yet
+  assert.equal(tree.parent(4), 0);
+  assert.deepEqual(tree.path(5, 2), [0, 4]);
+});
+
+test("columns sum up the nodes by the pixel, and the node drawn at any depth of one is found", () => {
+  const codes = walk(8, 40_000, 64), tree = new SearchTree(64);
+  tree.push(codes);
+  const { depth, parent } = plainTree(codes);
+  const ancestorAt = (k, d) => {
+    while (depth[k] > d) k = parent[k];
+    return k;
+  };
+  for (const [from, to, width] of [[0, tree.size, 300], [1000, 1100, 300], [5, 6, 10], [0, tree.size, 1]]) {
+    const { starts, high } = tree.columns(from, to, width);
+    assert.equal(starts[0], from);
+    assert.equal(starts[width], to);
+    for (let c = 0; c < width; c++) {
+      const a = starts[c], b = Math.max(starts[c + 1], a + 1);
+      const part = depth.slice(a, b);
+      assert.equal(high[c], Math.max(...part), `column ${c}`);
+      for (const d of [1, 2, Math.floor(high[c] / 2), high[c], high[c] + 1]) {
+        const k = part.findIndex((x) => x >= d);
+        assert.equal(tree.nodeAt(a, b, d), k < 0 || d < 1 ? -1 : ancestorAt(a + k, d), `column ${c} depth ${d}`);
+      }
+    }
+  }
+});
