@@ -106,7 +106,7 @@ def index():
 
 
 EMBED_CONTROLS = ("none", "minimal", "full")
-EMBED_PANELS = ("code", "stack", "chart")
+EMBED_PANELS = ("code", "stack", "chart", "tree")
 LANGUAGES = ("en", "zh")
 
 

@@ -1,8 +1,10 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
 import { controls } from "./controls.js";
 import { rememberLanguage } from "./i18n.js";
+import { lessonLane, pointedNode, treeShown } from "./lane-facts.js";
 import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
+import { nodeUnder } from "./views/tree.js";
 
 /** Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips}. */
 export function bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips }) {
@@ -22,6 +24,42 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   click(els.undo, playback.undo);
   on(els.timeline, "input", () => playback.seek(Number(els.timeline.value)));
   on(els.speed, "input", () => playback.setSpeed(limits.speeds[Number(els.speed.value)]));
+
+  // The search tree: pointing at a node names it, the keys walk it; a click or Enter moves the
+  // timeline (and so the board, stack, code and chart) to the moment the node was visited.
+  const treeLane = () => lessonLane(store.state, runs);
+  const chooseNode = (node) => setView({ treeNode: node < 0 ? null : { run: treeLane().run?.run, node } });
+  const visitNode = (node) => node >= 0 && playback.seek(treeLane().tree.eventOf(node) + 1);
+  const pointed = (event) => {
+    const rect = els.treePicture.getBoundingClientRect();
+    return nodeUnder(treeShown(treeLane()), rect.width, rect.height, event.clientX - rect.left, event.clientY - rect.top);
+  };
+  on(els.treePicture, "pointermove", (event) => chooseNode(pointed(event)));
+  on(els.treePicture, "pointerleave", () => document.activeElement !== els.treePicture && chooseNode(-1));
+  click(els.treePicture, (event) => visitNode(pointed(event)));
+  on(els.treePicture, "focus", () => {
+    const lane = treeLane();
+    if (pointedNode(store.state, lane) < 0 && lane.model.visits) chooseNode(lane.tree.path(lane.model.visits, 1)[0]);
+  });
+  on(els.treePicture, "blur", () => chooseNode(-1));
+  on(els.treePicture, "keydown", (event) => {
+    const lane = treeLane(), k = pointedNode(store.state, lane), tree = lane.tree;
+    const moves = {
+      ArrowUp: () => tree.parent(k),
+      ArrowDown: () => tree.firstChild(k),
+      ArrowLeft: () => tree.previousSibling(k),
+      ArrowRight: () => tree.nextSibling(k),
+    };
+    if (k < 0 || !(event.key in moves || event.key === "Enter")) return;
+    event.preventDefault();
+    event.stopPropagation(); // the page's own arrows step the search
+    if (event.key === "Enter") {
+      visitNode(k);
+      return;
+    }
+    const next = moves[event.key]();
+    if (next >= 0 && next < lane.model.visits) chooseNode(next);
+  });
 
   /** Read a whole number from a field, kept within low..high; note on the board when it was not. */
   function whole(input, low, high, empty = low) {

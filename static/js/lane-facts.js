@@ -98,3 +98,16 @@ export function answersOf(lane, state) {
   }
   return null;
 }
+
+/** Return what the tree picture shows of the lane's tree: every node up to the moment shown. */
+export function treeShown(lane) {
+  const { tree, model } = lane;
+  return { tree, visits: model.visits, squares: model.squares, from: 0, to: model.visits };
+}
+
+/** Return the tree's node the user points at or chose by the keys, or -1 (none, or another run's). */
+export function pointedNode(state, lane) {
+  const chosen = state.view.treeNode;
+  if (!chosen || chosen.run !== lane.run?.run || !lane.tree.whole) return -1;
+  return chosen.node < lane.model.visits ? chosen.node : -1;
+}

@@ -5,6 +5,7 @@ import { apply, copyModel, createModel, fromSnapshot, rewind } from "./model.js"
 import { knightMoves } from "./orderings.js";
 import { refusal } from "./refusals.js";
 import { Timeline } from "./timeline.js";
+import { SearchTree } from "./tree.js";
 
 // What makes two runs the same search (and the same events, given the same seed).
 const RUN_KEYS = ["graph", "rows", "cols", "start", "order", "closed", "all_tours", "seed"];
@@ -23,6 +24,8 @@ export class Lane {
     this.result = null;   // the 'finished' of the run, once it has ended
     this.model = createModel(1, 1, 0);
     this.timeline = new Timeline();
+    // The search tree of the events received; whole only while none was skipped over (whole).
+    this.tree = new SearchTree(1);
     // The events received before a skip's jump, so that step back and scrub still reach them,
     // oldest first: each {first, head, at(n), end, next}, end the model after its last event and
     // next the model where the events received after the jump begin.
@@ -53,6 +56,7 @@ export class Lane {
     this.model = model;
     this.graph = graph;
     this.timeline = new Timeline();
+    this.tree = new SearchTree(model.squares);
     this.earlier = [];
   }
 
@@ -68,8 +72,8 @@ export class Lane {
 
   /** Return what the lane shows, to be put back by restore(). */
   stash() {
-    const { run, result, model, timeline, graph, earlier } = this;
-    return { run, result, model, timeline, graph, earlier };
+    const { run, result, model, timeline, tree, graph, earlier } = this;
+    return { run, result, model, timeline, tree, graph, earlier };
   }
 
   /** Show again what stash() returned (a finished run: nothing more will arrive for it). */
@@ -189,6 +193,7 @@ export class Lane {
     this.graph = run.graph === "example" ? { names: run.names, moves: run.moves } : null;
     this.model = createModel(run.rows, run.cols, run.start, run.closed);
     this.timeline = new Timeline();
+    this.tree = new SearchTree(this.model.squares);
     this.earlier = [];
   }
 
@@ -202,6 +207,7 @@ export class Lane {
     if (!codes.length) return;
     const following = this.atHead();
     this.timeline.push(codes);
+    if (this.tree.whole) this.tree.push(codes);
     if (following) {
       for (const code of codes) {
         if (this.held()) break;
@@ -221,6 +227,7 @@ export class Lane {
     if (forward && t.head > t.first) this.earlier.push(this.keep());
     else if (snapshot.events < t.first) this.earlier = []; // the timeline starts over from there
     this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
+    if (snapshot.events !== t.head) this.tree.whole = false; // the events in between are not here
     t.jump(snapshot.events, path.length);
     // The last part kept before a jump goes on where the latest snapshot is.
     const last = this.earlier.at(-1);

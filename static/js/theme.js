@@ -26,7 +26,8 @@ export const STYLE = {
   coordinateMin: 9,           // the smallest coordinate text, in px; fewer labels below that
   coordinateMax: 18,
   depthBand: "rgba(20, 60, 140, 0.3)", // the chart's range of depths over each stretch of events
-  depthGoal: "#1f6feb",       // the chart's line at a tour's depth
+  depthGoal: "#1f6feb",       // the chart's line at a tour's depth, and the tree's tours
+  treeClosed: "#b9bec6",      // the tree's closed subtrees: lighter than its path, not only another hue
   knight: "#14181c",
   knightEdge: "#ffffff",
   glideMaxMs: 260,            // the knight glides at slow speeds ...

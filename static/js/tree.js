@@ -13,6 +13,11 @@ const CHUNK = 1 << CHUNK_BITS;
 const BLOCK_BITS = 6;          // the smallest block summed up: 64 nodes
 const BLOCK = 1 << BLOCK_BITS;
 
+/** Return the first node of column c, when width columns show the nodes from to to. */
+export function columnStart(from, to, width, c) {
+  return from + Math.floor((c * (to - from)) / width);
+}
+
 export class SearchTree {
   /** Make an empty tree for a board of this many squares. */
   constructor(squares) {
@@ -27,6 +32,7 @@ export class SearchTree {
     this.size = 0;    // nodes
     this.depth = 0;   // the path's length after the last event
     this.tours = [];  // the last node of each tour found, in order
+    this.whole = true; // every event since the start was pushed (a jump over some leaves a part)
     this.low = [];    // low[l][i]: the lowest depth of whole block i of level l (BLOCK << l nodes)
     this.high = [];
   }
@@ -205,6 +211,23 @@ export class SearchTree {
     return nodes;
   }
 
+  /** Return node k's first child, or -1 if the search went no deeper from it. */
+  firstChild(k) {
+    return k + 1 < this.size && this.depthOf(k + 1) === this.depthOf(k) + 1 ? k + 1 : -1;
+  }
+
+  /** Return the sibling the search tried after node k, or -1 if none (yet). */
+  nextSibling(k) {
+    const j = this.nextAtMost(k, this.depthOf(k));
+    return j < this.size && this.depthOf(j) === this.depthOf(k) ? j : -1;
+  }
+
+  /** Return the sibling the search tried before node k, or -1 if none. */
+  previousSibling(k) {
+    if (k === 0 || this.depthOf(k - 1) < this.depthOf(k)) return -1; // k - 1 is its parent
+    return this.ancestor(k - 1, this.depthOf(k));
+  }
+
   /**
    * Sum up the nodes from to to (not included) in width columns, as a picture of the tree draws
    * them: column c holds nodes starts[c] to starts[c + 1] (at least one: zoomed in, a node spans
@@ -212,13 +235,18 @@ export class SearchTree {
    */
   columns(from, to, width) {
     const starts = new Float64Array(width + 1), high = new Uint16Array(width);
-    const span = to - from;
-    for (let c = 0; c <= width; c++) starts[c] = from + Math.floor((c * span) / width);
+    for (let c = 0; c <= width; c++) starts[c] = columnStart(from, to, width, c);
     for (let c = 0; c < width; c++) {
       const a = starts[c], b = Math.max(starts[c + 1], a + 1);
       high[c] = a < this.size ? this.range(a, Math.min(b, this.size))[1] : 0;
     }
     return { starts, high };
+  }
+
+  /** Return the node drawn at column c of width columns of nodes from to to, at depth; or -1. */
+  pointAt(from, to, width, c, depth) {
+    const a = columnStart(from, to, width, c);
+    return this.nodeAt(a, Math.max(columnStart(from, to, width, c + 1), a + 1), depth);
   }
 
   /**

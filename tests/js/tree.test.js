@@ -188,3 +188,17 @@ test("columns sum up the nodes by the pixel, and the node drawn at any depth of 
     }
   }
 });
+
+test("a node's parent, first child and siblings, for moving through the tree by keys", () => {
+  const codes = walk(9, 20_000, 64), tree = new SearchTree(64);
+  tree.push(codes);
+  const { parent } = plainTree(codes);
+  const children = Array.from({ length: tree.size }, () => []);
+  parent.forEach((p, k) => p >= 0 && children[p].push(k));
+  for (let k = 0; k < tree.size; k++) {
+    assert.equal(tree.firstChild(k), children[k][0] ?? -1, `first child of ${k}`);
+    const kin = parent[k] >= 0 ? children[parent[k]] : [k], at = kin.indexOf(k);
+    assert.equal(tree.nextSibling(k), kin[at + 1] ?? -1, `next of ${k}`);
+    assert.equal(tree.previousSibling(k), at > 0 ? kin[at - 1] : -1, `previous of ${k}`);
+  }
+});

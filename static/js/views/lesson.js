@@ -4,8 +4,9 @@ import { CODE, eventLine } from "../code.js";
 import { t } from "../i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "./chart.js";
+import { TreePicture } from "./tree.js";
 import { setText } from "./dom.js";
-import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, stackOf } from "../lane-facts.js";
+import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, pointedNode, stackOf, treeShown } from "../lane-facts.js";
 
 const SHOWN_LEVELS = 8;
 const SQUARE_PARAMS = ["square", "move", "start"]; // a trace's params that are squares, to be named
@@ -28,9 +29,20 @@ function showRows(list, rows) {
   });
 }
 
+/** Return the words for node k of the lane's tree: its square, depth, subtree and what it holds. */
+function describeNode(lane, k) {
+  const { tree, model } = lane;
+  const size = tree.subtreeSize(k, model.visits);
+  const tours = tree.toursBefore(k + size) - tree.toursBefore(k);
+  const open = tree.onPath(k, model.visits, model.path.length);
+  const id = open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours" : "lesson.treeNodeDeadEnd";
+  return t(id, { square: nameOf(lane, lane.codeAt(tree.eventOf(k))), depth: tree.depthOf(k), size, tours });
+}
+
 /** Return the lesson panels' view. */
 export function createLessonView(els) {
   const chart = new DepthChart(els.chart);
+  const picture = new TreePicture(els.treePicture);
   const lines = CODE.map(() => document.createElement("span"));
   els.code.replaceChildren(...lines);
   let language = null;
@@ -107,6 +119,18 @@ export function createLessonView(els) {
     renderStack(state, runs, lane);
     renderAnalysis(state, lane);
     chart.render({ buckets: lane.timeline.depths(lane.model.events), maxDepth: lane.model.squares, at: lane.model.events });
+    renderTree(state, lane);
+  }
+
+  function renderTree(state, lane) {
+    const { tree, model } = lane;
+    els.treeNote.hidden = tree.whole;
+    els.treePicture.hidden = !tree.whole;
+    if (!tree.whole) return;
+    // The whole tree so far across the width: what was searched up to the moment shown.
+    const pointed = pointedNode(state, lane);
+    picture.render({ ...treeShown(lane), length: model.path.length, pointed });
+    setText(els.treePoint, pointed < 0 ? "" : describeNode(lane, pointed));
   }
 
   return { render };

@@ -1,0 +1,105 @@
+// A picture of the search tree as an icicle: the start square on top, each node under its parent,
+// as wide as its subtree, left to right in the order the search made them. The branch the knight
+// is on is drawn in the path's colour; everything left of it is closed: dead ends, and tours,
+// which are marked. Each column of pixels sums up the nodes it covers (see SearchTree.columns),
+// so a frame costs the pixels, never the nodes.
+import { STYLE } from "../theme.js";
+import { frameRequester, scaleCanvas, watchSize } from "./canvas.js";
+
+const TOUR_MARK = 3; // px: the height of the mark under a tour's column
+
+/**
+ * Return the node under (x, y), CSS pixels in a picture width x height of data (as render()
+ * takes it), or -1 for none.
+ */
+export function nodeUnder({ tree, squares, from, to }, width, height, x, y) {
+  const columns = Math.floor(width), c = Math.floor(x), depth = 1 + Math.floor((y / height) * squares);
+  if (c < 0 || c >= columns || to <= from) return -1;
+  return tree.pointAt(from, to, columns, c, depth);
+}
+
+export class TreePicture {
+  /** Draw into canvas, whose size the page's CSS sets. */
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.data = null;
+    this.size = [0, 0];
+    this.invalidate = frameRequester(() => this.draw());
+    watchSize(canvas, () => this.fit());
+  }
+
+  /**
+   * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long,
+   * nodes from to to across the width, rows down to depth squares; the node pointed at (or -1)
+   * outlined.
+   */
+  render(data) {
+    this.data = data;
+    this.draw();
+  }
+
+  fit() {
+    const { width, height } = this.canvas.getBoundingClientRect();
+    this.ctx = scaleCanvas(this.canvas, width, height);
+    this.size = [width, height];
+    this.invalidate();
+  }
+
+  draw() {
+    const ctx = this.ctx, [width, height] = this.size;
+    ctx.clearRect(0, 0, width, height);
+    ctx.strokeStyle = STYLE.grid;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(0.5, 0.5, width - 1, height - 1);
+    if (!this.data || width < 2 || height < 2) return;
+    const { tree, visits, length, squares, from, to, pointed } = this.data;
+    if (!visits || to <= from) return;
+    const columns = Math.floor(width), row = height / squares;
+    const { starts, high } = tree.columns(from, to, columns);
+    const path = tree.path(visits, length);
+    // Column by column: the rows of the knight's branch, then the closed ones under and beside it.
+    let onPath = 0;
+    for (let c = 0; c < columns; c++) {
+      const end = Math.max(starts[c + 1], starts[c] + 1);
+      if (starts[c] >= visits) break;
+      while (onPath < path.length && path[onPath] < end) onPath++;
+      const deepest = Math.min(high[c], squares);
+      const lit = Math.min(onPath, deepest);
+      if (lit > 0) {
+        ctx.fillStyle = STYLE.path;
+        ctx.fillRect(c, 0, 1, lit * row);
+      }
+      if (deepest > lit) {
+        ctx.fillStyle = STYLE.treeClosed;
+        ctx.fillRect(c, lit * row, 1, (deepest - lit) * row);
+      }
+    }
+    // Tours: a mark under their column, full depth, in the goal's colour and dashed underneath.
+    ctx.fillStyle = STYLE.depthGoal;
+    for (const leaf of tree.tours) {
+      if (leaf < from || leaf >= Math.min(to, visits)) continue;
+      const x = Math.floor(((leaf - from) / (to - from)) * columns);
+      ctx.fillRect(x, 0, 1, height - TOUR_MARK);
+      ctx.fillRect(x - 1, height - TOUR_MARK, 3, TOUR_MARK);
+    }
+    // The knight: its node's column, outlined, as the board outlines its square.
+    const knight = path.at(-1);
+    if (knight !== undefined && knight >= from && knight < to) {
+      const x = Math.floor(((knight - from) / (to - from)) * columns);
+      ctx.fillStyle = STYLE.current;
+      ctx.strokeStyle = STYLE.currentEdge;
+      ctx.fillRect(x - 1, (length - 1) * row, 3, Math.max(row, 3));
+      ctx.strokeRect(x - 1.5, (length - 1) * row - 0.5, 4, Math.max(row, 3) + 1);
+    }
+    // The node pointed at or chosen by the keys: its subtree's box, from its row down.
+    if (pointed >= from && pointed < Math.min(to, visits)) {
+      const end = pointed + tree.subtreeSize(pointed, visits);
+      const x0 = ((pointed - from) / (to - from)) * columns, x1 = ((Math.min(end, to) - from) / (to - from)) * columns;
+      const top = (tree.depthOf(pointed) - 1) * row;
+      ctx.strokeStyle = STYLE.currentEdge;
+      ctx.lineWidth = 2;
+      ctx.strokeRect(Math.floor(x0) + 1, top + 1, Math.max(Math.round(x1 - x0), 1) - 1, height - top - 2);
+    }
+  }
+}
