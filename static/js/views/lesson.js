@@ -98,11 +98,15 @@ export function createLessonView(els) {
     }) : "");
   }
 
-  function renderAnalysis(state, lane) {
-    if (lane.graph) { setText(els.analysis, ""); return; }
+  function estimateOf(lane) {
     const moves = lane.moves();
     if (!estimates.has(moves)) estimates.set(moves, { ours: treeEstimate(moves), book: bookEstimate(moves) });
-    const { ours, book } = estimates.get(moves);
+    return estimates.get(moves);
+  }
+
+  function renderAnalysis(state, lane) {
+    if (lane.graph) { setText(els.analysis, ""); return; }
+    const { ours, book } = estimateOf(lane);
     const m = lane.model, k = Number(ours.branching.toFixed(2));
     const estimate = t("lesson.estimate", { k, n: m.squares, nodes: scientific(ours.log10), visits: m.visits });
     setText(els.analysis, BOOK_BOARDS.includes(`${m.rows}x${m.cols}`)
@@ -131,6 +135,13 @@ export function createLessonView(els) {
     const pointed = pointedNode(state, lane);
     picture.render({ ...treeShown(lane), length: model.path.length, pointed });
     setText(els.treePoint, pointed < 0 ? "" : describeNode(lane, pointed));
+    // How much of the whole tree (the estimate's) the search has seen, on a scale of powers of ten.
+    els.treeExplored.hidden = Boolean(lane.graph);
+    if (lane.graph) return;
+    const whole = estimateOf(lane).ours.log10, seen = Math.log10(Math.max(1, model.visits));
+    els.treeExploredMeter.max = Math.max(whole, seen, 1);
+    els.treeExploredMeter.value = seen;
+    setText(els.treeExploredText, t("lesson.treeExplored", { visits: model.visits, nodes: scientific(whole) }));
   }
 
   return { render };
