@@ -59,9 +59,10 @@ const store = new Store({
   // voter: a student's pass, kept across rejoins, to answer each of the class's questions once.
   klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
     reviewing: false, view: null, led: false, voter: null },
-  // treeNode: the search tree's node pointed at or chosen by the keys, {run, node}, or null.
+  // treeNode: the search tree's node pointed at or chosen by the keys, {run, node}, or null;
+  // treeSpan: the stretch of its nodes zoomed to, {run, from, to}, or null for all of them.
   view: { hints: true, degrees: false, lesson: embedded ? embedded.panels.length > 0 : true, lines: false, side: "main",
-    treeNode: null,
+    treeNode: null, treeSpan: null,
     language: embedded?.language ?? preferredLanguage(new URLSearchParams(location.search).get("lang")) },
   notes: { board: null, share: null, embed: null },
   embedded,

@@ -1,7 +1,7 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
 import { controls } from "./controls.js";
 import { rememberLanguage } from "./i18n.js";
-import { lessonLane, pointedNode, treeShown } from "./lane-facts.js";
+import { lessonLane, pointedNode, treeShown, zoomedSpan } from "./lane-facts.js";
 import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
 import { nodeUnder } from "./views/tree.js";
@@ -32,8 +32,21 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   const visitNode = (node) => node >= 0 && playback.seek(treeLane().tree.eventOf(node) + 1);
   const pointed = (event) => {
     const rect = els.treePicture.getBoundingClientRect();
-    return nodeUnder(treeShown(treeLane()), rect.width, rect.height, event.clientX - rect.left, event.clientY - rect.top);
+    return nodeUnder(treeShown(store.state, treeLane()), rect.width, rect.height, event.clientX - rect.left,
+      event.clientY - rect.top);
   };
+  // Zoom about a node (the one pointed at, else the middle of what is shown): the wheel, or + - 0.
+  const zoomTree = (factor, about) => {
+    const lane = treeLane(), shown = treeShown(store.state, lane);
+    if (!lane.model.visits) return;
+    const at = about >= 0 ? about : (shown.from + shown.to) / 2;
+    const span = factor === 0 ? null : zoomedSpan(shown, at, factor);
+    setView({ treeSpan: span && { run: lane.run?.run, ...span } });
+  };
+  els.treePicture.addEventListener("wheel", (event) => {
+    event.preventDefault(); // the page does not scroll under a zoom
+    zoomTree(event.deltaY < 0 ? 0.5 : 2, pointed(event));
+  }, { passive: false });
   on(els.treePicture, "pointermove", (event) => chooseNode(pointed(event)));
   on(els.treePicture, "pointerleave", () => document.activeElement !== els.treePicture && chooseNode(-1));
   click(els.treePicture, (event) => visitNode(pointed(event)));
@@ -50,6 +63,13 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
       ArrowLeft: () => tree.previousSibling(k),
       ArrowRight: () => tree.nextSibling(k),
     };
+    const zooms = { "+": 0.5, "=": 0.5, "-": 2, 0: 0 };
+    if (event.key in zooms) {
+      event.preventDefault();
+      event.stopPropagation(); // the page's own + and - change the speed
+      zoomTree(zooms[event.key], k);
+      return;
+    }
     if (k < 0 || !(event.key in moves || event.key === "Enter")) return;
     event.preventDefault();
     event.stopPropagation(); // the page's own arrows step the search

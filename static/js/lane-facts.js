@@ -8,6 +8,7 @@ import { squareName } from "./notation.js";
 import { predictable } from "./predict.js";
 import { raceOrder } from "./settings.js";
 
+const MIN_TREE_SPAN = 8; // the fewest nodes across the tree picture, zoomed in all the way
 const memo = new WeakMap(); // lane -> {key, stack}
 
 /** Return a square's (or the example graph's vertex's) name, as the whole page writes it. */
@@ -99,10 +100,28 @@ export function answersOf(lane, state) {
   return null;
 }
 
-/** Return what the tree picture shows of the lane's tree: every node up to the moment shown. */
-export function treeShown(lane) {
-  const { tree, model } = lane;
-  return { tree, visits: model.visits, squares: model.squares, from: 0, to: model.visits };
+/**
+ * Return what the tree picture shows of the lane's tree: the nodes up to the moment shown, all of
+ * them or the stretch the user zoomed to (view.treeSpan, of this run).
+ */
+export function treeShown(state, lane) {
+  const { tree, model } = lane, span = state.view.treeSpan;
+  const zoomed = span && span.run === lane.run?.run && span.from < model.visits;
+  const from = zoomed ? span.from : 0, to = zoomed ? Math.min(span.to, model.visits) : model.visits;
+  return { tree, visits: model.visits, squares: model.squares, from, to: Math.max(to, from + 1) };
+}
+
+/**
+ * Return the stretch of nodes to show after zooming shown (treeShown's) by factor (below 1: in)
+ * about node at; null for the whole tree.
+ */
+export function zoomedSpan(shown, at, factor) {
+  const { from, to, visits } = shown;
+  const width = Math.max(MIN_TREE_SPAN, Math.round((to - from) * factor));
+  if (width >= visits) return null;
+  const start = Math.round(at - ((at - from) / (to - from)) * width);
+  const clamped = Math.max(0, Math.min(visits - width, start));
+  return { from: clamped, to: clamped + width };
 }
 
 /** Return the tree's node the user points at or chose by the keys, or -1 (none, or another run's). */

@@ -36,7 +36,12 @@ function describeNode(lane, k) {
   const tours = tree.toursBefore(k + size) - tree.toursBefore(k);
   const open = tree.onPath(k, model.visits, model.path.length);
   const id = open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours" : "lesson.treeNodeDeadEnd";
-  return t(id, { square: nameOf(lane, lane.codeAt(tree.eventOf(k))), depth: tree.depthOf(k), size, tours });
+  return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), size, tours });
+}
+
+/** Return the name of the square of the lane's tree's node k. */
+function squareOf(lane, k) {
+  return nameOf(lane, lane.codeAt(lane.tree.eventOf(k)));
 }
 
 /** Return the lesson panels' view. */
@@ -133,7 +138,7 @@ export function createLessonView(els) {
     if (!tree.whole) return;
     // The whole tree so far across the width: what was searched up to the moment shown.
     const pointed = pointedNode(state, lane);
-    picture.render({ ...treeShown(lane), length: model.path.length, pointed });
+    picture.render({ ...treeShown(state, lane), length: model.path.length, pointed, nameOf: (k) => squareOf(lane, k) });
     setText(els.treePoint, pointed < 0 ? "" : describeNode(lane, pointed));
     // How much of the whole tree (the estimate's) the search has seen, on a scale of powers of ten.
     els.treeExplored.hidden = Boolean(lane.graph);

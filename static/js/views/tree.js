@@ -7,6 +7,7 @@ import { STYLE } from "../theme.js";
 import { frameRequester, scaleCanvas, watchSize } from "./canvas.js";
 
 const TOUR_MARK = 3; // px: the height of the mark under a tour's column
+const NAMED_WIDTH = 22, NAMED_HEIGHT = 9; // px: the least box of a node whose square is written in it
 
 /**
  * Return the node under (x, y), CSS pixels in a picture width x height of data (as render()
@@ -32,11 +33,25 @@ export class TreePicture {
   /**
    * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long,
    * nodes from to to across the width, rows down to depth squares; the node pointed at (or -1)
-   * outlined.
+   * outlined; nameOf(k) names node k's square, written when there is room.
    */
   render(data) {
     this.data = data;
     this.draw();
+  }
+
+  /** Write each shown node's square in its box (few nodes are shown: the picture is zoomed in). */
+  name(columns, row) {
+    const { tree, visits, from, to, nameOf } = this.data, ctx = this.ctx;
+    const scale = columns / (to - from), size = Math.min(12, Math.floor(row * 0.8));
+    ctx.font = STYLE.quietFont.replace("{size}", size);
+    ctx.fillStyle = STYLE.grayText;
+    ctx.textAlign = "center";
+    ctx.textBaseline = "middle";
+    for (let k = from; k < Math.min(to, visits); k++) {
+      const top = (tree.depthOf(k) - 1) * row;
+      ctx.fillText(nameOf(k), (k - from + 0.5) * scale, top + row / 2, scale - 2);
+    }
   }
 
   fit() {
@@ -75,6 +90,8 @@ export class TreePicture {
         ctx.fillRect(c, lit * row, 1, (deepest - lit) * row);
       }
     }
+    // Zoomed in far enough, each node's square is named in its box.
+    if ((columns / (to - from)) >= NAMED_WIDTH && row >= NAMED_HEIGHT) this.name(columns, row);
     // Tours: a mark under their column, full depth, in the goal's colour and dashed underneath.
     ctx.fillStyle = STYLE.depthGoal;
     for (const leaf of tree.tours) {
