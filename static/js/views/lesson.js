@@ -39,9 +39,10 @@ function describeNode(lane, k) {
   return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), size, tours });
 }
 
-/** Return the name of the square of the lane's tree's node k. */
+/** Return the name of the square of the lane's tree's node k ("?" once its event is let go). */
 function squareOf(lane, k) {
-  return nameOf(lane, lane.codeAt(lane.tree.eventOf(k)));
+  const code = lane.codeAt(lane.tree.eventOf(k));
+  return code === null ? "?" : nameOf(lane, code);
 }
 
 /** Return the lesson panels' view. */
