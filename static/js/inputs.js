@@ -160,6 +160,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   });
   click(els.help, () => els.helpDialog.showModal());
   on(els.position, "toggle", () => store.touch()); // the text view is written only while open
+  on(els.treeText, "toggle", () => store.touch()); // so is the tree's branch
 
   click(els.classOpen, classroom.open);
   click(els.classJoin, () => classroom.join(els.classCode.value));

@@ -39,6 +39,21 @@ function describeNode(lane, k) {
   return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), size, tours });
 }
 
+/**
+ * Return the knight's branch as list rows (showRows'), root first: each square on it, the nodes
+ * under it so far, and those of the dead ends tried before it (they lie between it and its parent).
+ */
+function branchRows(lane) {
+  const { tree, model } = lane, path = tree.path(model.visits, model.path.length);
+  return path.map((k, d) => ({
+    value: d + 1,
+    className: "",
+    text: t("lesson.treeBranch", {
+      square: squareOf(lane, k), size: tree.subtreeSize(k, model.visits), before: d ? k - path[d - 1] - 1 : 0,
+    }),
+  }));
+}
+
 /** Return the name of the square of the lane's tree's node k ("?" once its event is let go). */
 function squareOf(lane, k) {
   const code = lane.codeAt(lane.tree.eventOf(k));
@@ -141,6 +156,7 @@ export function createLessonView(els) {
     const pointed = pointedNode(state, lane);
     picture.render({ ...treeShown(state, lane), length: model.path.length, pointed, nameOf: (k) => squareOf(lane, k) });
     setText(els.treePoint, pointed < 0 ? "" : describeNode(lane, pointed));
+    if (els.treeText.open) showRows(els.treeBranch, branchRows(lane));
     // How much of the whole tree (the estimate's) the search has seen, on a scale of powers of ten.
     els.treeExplored.hidden = Boolean(lane.graph);
     if (lane.graph) return;

@@ -170,6 +170,8 @@ export const EN = {
   "lesson.treeNodeTours": "{square}, depth {depth}: {size} squares tried under it, {tours} tours among them",
   "lesson.treeKeys": "Arrow keys move through the tree (up: parent, down: first square tried, left and right: siblings); Enter goes to that moment; + and - zoom, 0 shows it all",
   "lesson.treeExplored": "{visits} of about {nodes} nodes searched (the bar counts powers of ten)",
+  "lesson.treeText": "The knight's branch as text",
+  "lesson.treeBranch": "{square}: {size} squares tried under it so far; {before} in dead ends tried before it",
   "lesson.estimate": "The textbook's estimate of the search tree: {k} moves a square on average, to the power of {n} squares, is about {nodes} nodes. This search has explored {visits} of them so far.",
   "lesson.bookEstimate": "(The book rounds the average to {bookK} and so gives {bookNodes}; with {k} exactly the estimate is larger.)",
 

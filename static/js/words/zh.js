@@ -170,6 +170,8 @@ export const ZH = {
   "lesson.treeNodeTours": "{square}，深度 {depth}：其下已尝试 {size} 个方格，其中有 {tours} 条巡游",
   "lesson.treeKeys": "方向键在树中移动（上：父节点，下：第一个尝试的方格，左右：兄弟节点）；按 Enter 跳到那一刻；+ 和 - 缩放，0 显示全部",
   "lesson.treeExplored": "已搜索约 {nodes} 个节点中的 {visits} 个（条形按 10 的幂计）",
+  "lesson.treeText": "骑士所在分支的文字说明",
+  "lesson.treeBranch": "{square}：其下目前已尝试 {size} 个方格；在它之前的死路中尝试了 {before} 个",
   "lesson.estimate": "教材对搜索树大小的估计：平均每格有 {k} 种走法，以方格数 {n} 为指数，约为 {nodes} 个节点。本次搜索目前已探索了其中的 {visits} 个。",
   "lesson.bookEstimate": "（教材把平均值取整为 {bookK}，因此得到 {bookNodes}；精确地用 {k} 计算，估计值会更大。）",
 
