@@ -169,6 +169,7 @@ else classroom.invited(link.klass);
 // Read-only handle for the browser console and the browser tests.
 window.knightsTour = Object.freeze({
   get model() { return runs.main.model; },
+  get tree() { return lessonLane(store.state, runs).tree; },
   get second() { return runs.second.model; },
   get state() { return store.state.run.status; },
   get store() { return store.state; },

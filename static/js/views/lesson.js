@@ -36,7 +36,7 @@ function describeNode(lane, k) {
   const tours = tree.toursBefore(k + size) - tree.toursBefore(k);
   const open = tree.onPath(k, model.visits, model.path.length);
   const id = open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours" : "lesson.treeNodeDeadEnd";
-  return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), size, tours });
+  return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), n: size, tours });
 }
 
 /**
@@ -49,7 +49,7 @@ function branchRows(lane) {
     value: d + 1,
     className: "",
     text: t("lesson.treeBranch", {
-      square: squareOf(lane, k), size: tree.subtreeSize(k, model.visits), before: d ? k - path[d - 1] - 1 : 0,
+      square: squareOf(lane, k), n: tree.subtreeSize(k, model.visits), before: d ? k - path[d - 1] - 1 : 0,
     }),
   }));
 }

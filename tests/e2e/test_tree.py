@@ -1,0 +1,111 @@
+"""The search tree beside the board: every node the engine made, each subtree's size, and the
+tree linked both ways with the timeline."""
+
+import re
+
+from playwright.sync_api import expect
+
+from server.engine.graph import knight_graph
+from server.engine.search import knight_tour
+from server.wire import encode
+from tests.support.page import FASTEST, model, step_events, wait_for_events
+
+SUBTREE_SIZES = """() => {
+  const tree = knightsTour.tree;
+  return Array.from({ length: tree.size }, (_, k) => tree.subtreeSize(k));
+}"""
+
+
+def engine_subtree_sizes(codes):
+    """Return each visit's subtree size, counted from the engine's events: nodes in visit order."""
+    sizes, stack, made = [], [], 0
+    for code in codes:
+        if code == "found":
+            continue
+        if code >= 0:
+            stack.append(made)
+            sizes.append(0)
+            made += 1
+        else:
+            node = stack.pop()
+            sizes[node] = made - node
+    for node in stack:
+        sizes[node] = made - node
+    return sizes
+
+
+def play_to_the_end(page):
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=30_000)
+
+
+def test_the_tree_holds_every_node_of_the_engines_search_with_its_subtrees_size(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive")
+    play_to_the_end(page)
+    codes = encode(list(knight_tour(knight_graph(5, 5), 0)))
+    assert len(codes) == 9996
+    assert page.evaluate(SUBTREE_SIZES) == engine_subtree_sizes(codes)
+    visits = sum(1 for code in codes if code != "found" and code >= 0)
+    assert page.evaluate("() => knightsTour.tree.tours") == [visits - 1]  # the last visit ends the tour
+    explored = page.locator("#tree-explored-text")
+    expect(explored).to_have_text(re.compile(rf"^{visits:,} of about 4\.1 × 10¹⁴ nodes searched"))
+
+
+def test_the_keys_walk_the_tree_and_enter_moves_the_timeline_there(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive")
+    step_events(page, 40)
+    first = encode(list(knight_tour(knight_graph(5, 5), 0)))[:40]
+    visits = sum(1 for code in first if code != "found" and code >= 0)
+    page.locator("#tree-picture").focus()
+    said = page.locator("#tree-point")
+    expect(said).to_have_text(f"a5, depth 1: its subtree holds {visits} squares so far; the knight is in it")
+    page.keyboard.press("ArrowDown")
+    expect(said).to_contain_text(", depth 2:")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")  # the second square tried from there
+    chosen = page.evaluate("() => knightsTour.store.view.treeNode.node")
+    at = page.evaluate(f"() => knightsTour.tree.eventOf({chosen})")
+    events = model(page, "events")
+    page.keyboard.press("Enter")
+    wait_for_events(page, at + 1)
+    assert at + 1 < events
+    # The board shows the moment the node was visited: its square is the knight's.
+    assert page.evaluate("() => knightsTour.model.path.length") == 3
+
+
+def test_a_click_on_the_tree_moves_the_timeline_to_that_visit(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive")
+    play_to_the_end(page)
+    tree = page.locator("#tree-picture")
+    box = tree.bounding_box()
+    tree.click(position={"x": box["width"] * 0.25, "y": box["height"] * 0.5})
+    node = page.evaluate("() => knightsTour.store.view.treeNode.node")
+    at = page.evaluate(f"() => knightsTour.tree.eventOf({node})")
+    wait_for_events(page, at + 1)
+    # At the moment of its visit the node is the knight's, and its subtree is that one square.
+    depth = page.evaluate(f"() => knightsTour.tree.depthOf({node})")
+    assert page.evaluate("() => knightsTour.model.path.length") == depth
+    said = re.compile(rf", depth {depth}: its subtree holds 1 square so far; the knight is in it$")
+    expect(page.locator("#tree-point")).to_have_text(said)
+
+
+def test_zoomed_in_the_tree_names_each_square(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive")
+    step_events(page, 30)
+    page.locator("#tree-picture").focus()
+    for _ in range(4):
+        page.keyboard.press("+")
+    span = page.evaluate("() => knightsTour.store.view.treeSpan")
+    assert span["to"] - span["from"] == 8
+    page.keyboard.press("0")
+    page.wait_for_function("() => knightsTour.store.view.treeSpan === null")
+
+
+def test_after_a_skip_the_tree_says_it_shows_only_what_was_played(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive")
+    step_events(page, 5)
+    page.get_by_role("button", name="Skip to end").click()
+    expect(page.get_by_role("status")).to_contain_text("Tour found")
+    expect(page.locator("#tree-note")).to_be_visible()
+    expect(page.locator("#tree-picture")).to_be_hidden()
