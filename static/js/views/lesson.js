@@ -149,21 +149,25 @@ export function createLessonView(els) {
 
   function renderTree(state, lane) {
     const { tree, model } = lane;
+    renderExplored(lane);
     els.treeNote.hidden = tree.whole;
-    els.treePicture.hidden = !tree.whole;
+    for (const el of [els.treePicture, els.treePoint, els.treeText]) el.hidden = !tree.whole;
     if (!tree.whole) return;
     // The whole tree so far across the width: what was searched up to the moment shown.
     const pointed = pointedNode(state, lane);
     picture.render({ ...treeShown(state, lane), length: model.path.length, pointed, nameOf: (k) => squareOf(lane, k) });
     setText(els.treePoint, pointed < 0 ? "" : describeNode(lane, pointed));
     if (els.treeText.open) showRows(els.treeBranch, branchRows(lane));
-    // How much of the whole tree (the estimate's) the search has seen, on a scale of powers of ten.
+  }
+
+  /** Show how much of the whole tree (the estimate's) the search has seen, on a scale of powers of ten. */
+  function renderExplored(lane) {
     els.treeExplored.hidden = Boolean(lane.graph);
     if (lane.graph) return;
-    const whole = estimateOf(lane).ours.log10, seen = Math.log10(Math.max(1, model.visits));
+    const visits = lane.model.visits, whole = estimateOf(lane).ours.log10, seen = Math.log10(Math.max(1, visits));
     els.treeExploredMeter.max = Math.max(whole, seen, 1);
     els.treeExploredMeter.value = seen;
-    setText(els.treeExploredText, t("lesson.treeExplored", { visits: model.visits, nodes: scientific(whole) }));
+    setText(els.treeExploredText, t("lesson.treeExplored", { visits, nodes: scientific(whole) }));
   }
 
   return { render };

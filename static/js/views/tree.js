@@ -6,7 +6,8 @@
 import { STYLE } from "../theme.js";
 import { frameRequester, scaleCanvas, watchSize } from "./canvas.js";
 
-const TOUR_MARK = 3; // px: the height of the mark under a tour's column
+const TOUR_MARK = 4; // px: half the width of the triangle under a tour's column
+const KNIGHT_MARK = 5; // px: the least width and height of the knight's node
 const NAMED_WIDTH = 22, NAMED_HEIGHT = 9; // px: the least box of a node whose square is written in it
 
 /**
@@ -92,22 +93,28 @@ export class TreePicture {
     }
     // Zoomed in far enough, each node's square is named in its box.
     if ((columns / (to - from)) >= NAMED_WIDTH && row >= NAMED_HEIGHT) this.name(columns, row);
-    // Tours: a mark under their column, full depth, in the goal's colour and dashed underneath.
+    // Tours: a line down their column and a triangle under it, in the goal's colour.
     ctx.fillStyle = STYLE.depthGoal;
     for (const leaf of tree.tours) {
       if (leaf < from || leaf >= Math.min(to, visits)) continue;
       const x = Math.floor(((leaf - from) / (to - from)) * columns);
-      ctx.fillRect(x, 0, 1, height - TOUR_MARK);
-      ctx.fillRect(x - 1, height - TOUR_MARK, 3, TOUR_MARK);
+      ctx.fillRect(x, 0, 2, height);
+      ctx.beginPath();
+      ctx.moveTo(x + 1 - TOUR_MARK, height);
+      ctx.lineTo(x + 1 + TOUR_MARK, height);
+      ctx.lineTo(x + 1, height - TOUR_MARK * 1.5);
+      ctx.fill();
     }
-    // The knight: its node's column, outlined, as the board outlines its square.
+    // The knight: its node's box, at least a few pixels, in the board's knight square colours.
     const knight = path.at(-1);
     if (knight !== undefined && knight >= from && knight < to) {
-      const x = Math.floor(((knight - from) / (to - from)) * columns);
+      const x = Math.floor(((knight - from) / (to - from)) * columns), tall = Math.max(row, KNIGHT_MARK);
+      const top = Math.min((length - 1) * row, height - tall);
       ctx.fillStyle = STYLE.current;
       ctx.strokeStyle = STYLE.currentEdge;
-      ctx.fillRect(x - 1, (length - 1) * row, 3, Math.max(row, 3));
-      ctx.strokeRect(x - 1.5, (length - 1) * row - 0.5, 4, Math.max(row, 3) + 1);
+      ctx.lineWidth = 1;
+      ctx.fillRect(x - 2, top, KNIGHT_MARK, tall);
+      ctx.strokeRect(x - 2.5, top - 0.5, KNIGHT_MARK + 1, tall + 1);
     }
     // The node pointed at or chosen by the keys: its subtree's box, from its row down.
     if (pointed >= from && pointed < Math.min(to, visits)) {

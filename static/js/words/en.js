@@ -164,7 +164,7 @@ export const EN = {
   "lesson.chartLabel": "Search depth over time",
   "lesson.tree": "Search tree",
   "lesson.treeLabel": "The search tree so far: the start on top, each square tried under the one before it",
-  "lesson.treeSkipped": "A skip jumped over part of the search: the tree shows only searches played out.",
+  "lesson.treeSkipped": "Part of this search was not played here (a skip, or a run joined under way): the tree shows a search only when every move of it came to this page.",
   "lesson.treeNodeOpen": { one: "{square}, depth {depth}: its subtree holds {n} square so far; the knight is in it", other: "{square}, depth {depth}: its subtree holds {n} squares so far; the knight is in it" },
   "lesson.treeNodeDeadEnd": { one: "{square}, depth {depth}: its subtree holds {n} square, a dead end", other: "{square}, depth {depth}: its subtree holds {n} squares, a dead end" },
   "lesson.treeNodeTours": { one: "{square}, depth {depth}: its subtree holds {n} square; tours found in it: {tours}", other: "{square}, depth {depth}: its subtree holds {n} squares; tours found in it: {tours}" },

@@ -164,7 +164,7 @@ export const ZH = {
   "lesson.chartLabel": "搜索深度随时间的变化",
   "lesson.tree": "搜索树",
   "lesson.treeLabel": "目前的搜索树：起点在最上方，每个尝试的方格位于前一个方格之下",
-  "lesson.treeSkipped": "跳过了部分搜索：搜索树只显示逐步演示的搜索。",
+  "lesson.treeSkipped": "这次搜索有一部分没有在此页面逐步演示（跳过，或中途加入的运行）：只有每一步都到达此页面时，搜索树才会显示。",
   "lesson.treeNodeOpen": "{square}，深度 {depth}：其子树目前有 {n} 个方格；骑士正在其中",
   "lesson.treeNodeDeadEnd": "{square}，深度 {depth}：其子树有 {n} 个方格，是死路",
   "lesson.treeNodeTours": "{square}，深度 {depth}：其子树有 {n} 个方格，其中有 {tours} 条巡游",
