@@ -57,11 +57,11 @@ def test_the_board_options_and_position_reach_every_student(page, lesson):
     for student in lesson:
         shows(student, "knightsTour.model.events", events)
     # Panels: the instructor hides the lesson, then shows the code line by line.
-    page.get_by_label("Code, call stack and chart").uncheck()
+    page.get_by_label("Code, call stack, chart and tree").uncheck()
     for student in lesson:
         shows(student, "knightsTour.store.view.lesson", False)
         expect(student.locator(".lesson")).to_be_hidden()
-    page.get_by_label("Code, call stack and chart").check()
+    page.get_by_label("Code, call stack, chart and tree").check()
     # Reset: every student's board is empty again, with the instructor's settings.
     press(page.get_by_role("button", name="Reset"))
     for student in lesson:

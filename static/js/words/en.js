@@ -65,7 +65,7 @@ export const EN = {
   "view.legend": "View",
   "view.hints": "Onward moves of the next squares",
   "view.degrees": "Moves from each square on an empty board",
-  "view.lesson": "Code, call stack and chart",
+  "view.lesson": "Code, call stack, chart and tree",
   "view.lines": "Step line by line",
 
   "status.connecting": "Connecting…",

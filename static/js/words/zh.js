@@ -65,7 +65,7 @@ export const ZH = {
   "view.legend": "视图",
   "view.hints": "下一步候选方格的后续走法数",
   "view.degrees": "空棋盘上每个方格的走法数",
-  "view.lesson": "代码、调用栈和图表",
+  "view.lesson": "代码、调用栈、图表和搜索树",
   "view.lines": "逐行单步执行",
 
   "status.connecting": "正在连接……",
