@@ -231,13 +231,18 @@ export class SearchTree {
   /**
    * Sum up the nodes from to to (not included) in width columns, as a picture of the tree draws
    * them: column c holds nodes starts[c] to starts[c + 1] (at least one: zoomed in, a node spans
-   * columns), and its ancestors go down to depth high[c]. The cost is the columns', not the nodes'.
+   * columns), and its ancestors go down to depth high[c] (with many nodes a column, its edges are
+   * those of the nearest blocks of 64). The cost is the columns', not the nodes'.
    */
   columns(from, to, width) {
     const starts = new Float64Array(width + 1), high = new Uint16Array(width);
     for (let c = 0; c <= width; c++) starts[c] = columnStart(from, to, width, c);
+    // A column of many blocks is summed up from whole blocks: its edges moved to the nearest
+    // block's, so no node is read one by one but in the last block, not yet whole.
+    const snap = (to - from) / width >= 4 * BLOCK ? BLOCK : 1;
     for (let c = 0; c < width; c++) {
-      const a = starts[c], b = Math.max(starts[c + 1], a + 1);
+      const a = Math.round(starts[c] / snap) * snap;
+      const b = Math.max(c + 1 === width ? starts[width] : Math.round(starts[c + 1] / snap) * snap, a + 1);
       high[c] = a < this.size ? this.range(a, Math.min(b, this.size))[1] : 0;
     }
     return { starts, high };

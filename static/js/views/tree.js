@@ -29,6 +29,13 @@ export class TreePicture {
     this.size = [0, 0];
     this.invalidate = frameRequester(() => this.draw());
     watchSize(canvas, () => this.fit());
+    // Out of sight (the panel scrolled away, or hidden) it is not drawn: a fast search's frames
+    // have better use for the time. It is drawn as it comes into sight.
+    this.inSight = true;
+    new IntersectionObserver(([entry]) => {
+      this.inSight = entry.isIntersecting;
+      if (this.inSight) this.invalidate();
+    }).observe(canvas);
   }
 
   /**
@@ -38,7 +45,7 @@ export class TreePicture {
    */
   render(data) {
     this.data = data;
-    this.draw();
+    if (this.inSight) this.draw();
   }
 
   /** Write each shown node's square in its box (few nodes are shown: the picture is zoomed in). */
