@@ -32,6 +32,11 @@ export function connect(link) {
     link.error({ message: error.message, ...error.data }); // a refusal's code and values
     setTimeout(() => socket.connect(), FULL_RETRY_MS * (1 + Math.random()));
   });
+  // Back online, try at once: the client's own retries back off to 5 s and more, and a teacher
+  // whose laptop found the network again would wait that long for the class.
+  window.addEventListener("online", () => {
+    if (!socket.connected && socket.active) socket.disconnect().connect();
+  });
   // A stopping server says goodbye, then closes the connection (the client reconnects as above).
   socket.on("server_stopping", () => serverNews.dispatchEvent(new Event("stopping")));
   socket.on("error", (payload) => link.error(payload));
