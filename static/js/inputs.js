@@ -52,7 +52,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   click(els.treePicture, (event) => visitNode(pointed(event)));
   on(els.treePicture, "focus", () => {
     const lane = treeLane();
-    if (pointedNode(store.state, lane) < 0 && lane.model.visits) chooseNode(lane.tree.path(lane.model.visits, 1)[0]);
+    if (pointedNode(store.state, lane) < 0 && lane.model.visits) chooseNode(0); // the start square
   });
   on(els.treePicture, "blur", () => chooseNode(-1));
   on(els.treePicture, "keydown", (event) => {

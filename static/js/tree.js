@@ -92,11 +92,11 @@ export class SearchTree {
     return l;
   }
 
-  /** Return the level of the largest whole block that ends at node k (not included) and starts at from or after, or -1. */
-  blockBefore(k, from) {
+  /** Return the level of the largest whole block that ends at node k (not included), or -1. */
+  blockBefore(k) {
     if (k % BLOCK) return -1;
     let l = -1;
-    while ((k % (BLOCK << (l + 1))) === 0 && k - (BLOCK << (l + 1)) >= from
+    while ((k % (BLOCK << (l + 1))) === 0 && k - (BLOCK << (l + 1)) >= 0
       && this.low[l + 1] && ((k >> (BLOCK_BITS + l + 1)) - 1) < this.low[l + 1].length) l++;
     return l;
   }
@@ -162,7 +162,7 @@ export class SearchTree {
   /** Return the last node before k whose depth is at most depth, or -1 if none. */
   lastAtMost(k, depth) {
     for (let j = k; j > 0;) {
-      const l = this.blockBefore(j, 0);
+      const l = this.blockBefore(j);
       if (l < 0) {
         if (this.depthOf(j - 1) <= depth) return j - 1;
         j -= 1;

@@ -4,19 +4,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Timeline } from "../../static/js/timeline.js";
+import { random } from "./support/random.js";
 
 const BUCKETS = 1024;
-
-/** Return a seeded generator of numbers in [0, 1), so a failure can be replayed. */
-function random(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Return n wire codes of a search's walk from depth: visits, backtracks and a few "found". */
 function walk(rand, n, depth) {

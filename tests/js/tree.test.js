@@ -5,17 +5,7 @@ import { test } from "node:test";
 
 import { knightMoves, orderMoves } from "../../static/js/orderings.js";
 import { SearchTree } from "../../static/js/tree.js";
-
-/** Return a seeded generator of numbers in [0, 1), so a failure can be replayed. */
-function random(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { random } from "./support/random.js";
 
 /** Return the wire codes of a search's walk of n events from the start: visits, backtracks, tours. */
 function walk(seed, n, squares) {

@@ -65,6 +65,30 @@ export function frameRequester(draw) {
 }
 
 /**
+ * A picture drawn into a canvas whose size the page's CSS sets: sized to it at the screen's pixel
+ * density, drawn again when either changes and at most once a frame when asked (invalidate).
+ * A subclass draws this.data into this.ctx, this.size CSS pixels, in draw().
+ */
+export class CanvasView {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.ctx = canvas.getContext("2d");
+    this.data = null;
+    this.size = [0, 0];
+    this.invalidate = frameRequester(() => this.draw());
+    watchSize(canvas, () => this.fit());
+  }
+
+  fit() {
+    // Only the backing store is sized: the CSS keeps the canvas's box, so it can shrink again.
+    const { width, height } = this.canvas.getBoundingClientRect();
+    this.ctx = scaleCanvas(this.canvas, width, height);
+    this.size = [width, height];
+    this.invalidate();
+  }
+}
+
+/**
  * The red mark on squares the search backed out of. Held (paused, stepping, or less motion asked
  * for), the latest mark stays at full strength until the path changes; otherwise marks fade over
  * ms milliseconds.

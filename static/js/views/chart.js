@@ -1,21 +1,11 @@
 // A chart of the search's depth over the events so far: the sawtooth of backtracking. Each
 // bucket of events shows as a band from its lowest to its highest depth.
 import { STYLE } from "../theme.js";
-import { frameRequester, scaleCanvas, watchSize } from "./canvas.js";
+import { CanvasView } from "./canvas.js";
 
 const PAD = 2; // px kept clear inside the frame, so the lines at 0 and the top are not cut
 
-export class DepthChart {
-  /** Draw into canvas, whose size the page's CSS sets. */
-  constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
-    this.data = null;
-    this.size = [0, 0];
-    this.invalidate = frameRequester(() => this.draw());
-    watchSize(canvas, () => this.fit());
-  }
-
+export class DepthChart extends CanvasView {
   /**
    * Show buckets {from, to, low, high, last} of the depth from the run's start up to event
    * number at, on a scale up to maxDepth (a tour's depth): drawn at once, as the page renders in
@@ -24,14 +14,6 @@ export class DepthChart {
   render(data) {
     this.data = data;
     this.draw();
-  }
-
-  fit() {
-    // Only the backing store is sized: the CSS keeps the canvas's box, so it can shrink again.
-    const { width, height } = this.canvas.getBoundingClientRect();
-    this.ctx = scaleCanvas(this.canvas, width, height);
-    this.size = [width, height];
-    this.invalidate();
   }
 
   draw() {

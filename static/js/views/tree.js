@@ -4,7 +4,7 @@
 // which are marked. Each column of pixels sums up the nodes it covers (see SearchTree.columns),
 // so a frame costs the pixels, never the nodes.
 import { STYLE } from "../theme.js";
-import { frameRequester, scaleCanvas, watchSize } from "./canvas.js";
+import { CanvasView } from "./canvas.js";
 
 const TOUR_MARK = 4; // px: half the width of the triangle under a tour's column
 const KNIGHT_MARK = 5; // px: the least width and height of the knight's node
@@ -20,15 +20,10 @@ export function nodeUnder({ tree, squares, from, to }, width, height, x, y) {
   return tree.pointAt(from, to, columns, c, depth);
 }
 
-export class TreePicture {
+export class TreePicture extends CanvasView {
   /** Draw into canvas, whose size the page's CSS sets. */
   constructor(canvas) {
-    this.canvas = canvas;
-    this.ctx = canvas.getContext("2d");
-    this.data = null;
-    this.size = [0, 0];
-    this.invalidate = frameRequester(() => this.draw());
-    watchSize(canvas, () => this.fit());
+    super(canvas);
     // Out of sight (the panel scrolled away, or hidden) it is not drawn: a fast search's frames
     // have better use for the time. It is drawn as it comes into sight.
     this.inSight = true;
@@ -60,13 +55,6 @@ export class TreePicture {
       const top = (tree.depthOf(k) - 1) * row;
       ctx.fillText(nameOf(k), (k - from + 0.5) * scale, top + row / 2, scale - 2);
     }
-  }
-
-  fit() {
-    const { width, height } = this.canvas.getBoundingClientRect();
-    this.ctx = scaleCanvas(this.canvas, width, height);
-    this.size = [width, height];
-    this.invalidate();
   }
 
   draw() {
