@@ -1,5 +1,6 @@
 // What the canvas views share: sharp canvases at any pixel density, redrawing at most once a
 // frame, and the mark on a square the search has just backed out of.
+import { STYLE } from "../theme.js";
 
 /**
  * Give canvas a backing store of width x height CSS pixels at ratio device pixels each; return
@@ -85,6 +86,15 @@ export class CanvasView {
     this.ctx = scaleCanvas(this.canvas, width, height);
     this.size = [width, height];
     this.invalidate();
+  }
+
+  /** Clear the picture, leaving its frame. */
+  clear() {
+    const ctx = this.ctx, [width, height] = this.size;
+    ctx.clearRect(0, 0, width, height);
+    ctx.strokeStyle = STYLE.grid;
+    ctx.lineWidth = 1;
+    ctx.strokeRect(0.5, 0.5, width - 1, height - 1);
   }
 }
 

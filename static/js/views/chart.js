@@ -18,10 +18,7 @@ export class DepthChart extends CanvasView {
 
   draw() {
     const ctx = this.ctx, [width, height] = this.size;
-    ctx.clearRect(0, 0, width, height);
-    ctx.strokeStyle = STYLE.grid;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(0.5, 0.5, width - 1, height - 1);
+    this.clear();
     if (!this.data || width <= 2 * PAD || height <= 2 * PAD) return;
     const { buckets, at } = this.data;
     const maxDepth = Math.max(1, this.data.maxDepth);

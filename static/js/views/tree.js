@@ -59,10 +59,7 @@ export class TreePicture extends CanvasView {
 
   draw() {
     const ctx = this.ctx, [width, height] = this.size;
-    ctx.clearRect(0, 0, width, height);
-    ctx.strokeStyle = STYLE.grid;
-    ctx.lineWidth = 1;
-    ctx.strokeRect(0.5, 0.5, width - 1, height - 1);
+    this.clear();
     if (!this.data || width < 2 || height < 2) return;
     const { tree, visits, length, squares, from, to, pointed } = this.data;
     if (!visits || to <= from) return;
