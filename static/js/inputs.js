@@ -1,7 +1,7 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
 import { controls } from "./controls.js";
 import { rememberLanguage } from "./i18n.js";
-import { lessonLane, pointedNode, treeShown, zoomedSpan } from "./lane-facts.js";
+import { partingNode, partingSpan, pointedNode, treeLanes, treeShown, zoomedSpan } from "./lane-facts.js";
 import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
 import { nodeUnder } from "./views/tree.js";
@@ -26,59 +26,67 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   on(els.speed, "input", () => playback.setSpeed(limits.speeds[Number(els.speed.value)]));
 
   // The search tree: pointing at a node names it, the keys walk it; a click or Enter moves the
-  // timeline (and so the board, stack, code and chart) to the moment the node was visited.
-  const treeLane = () => lessonLane(store.state, runs);
-  const chooseNode = (node) => setView({ treeNode: node < 0 ? null : { run: treeLane().run?.run, node } });
-  const visitNode = (node) => node >= 0 && playback.seek(treeLane().tree.eventOf(node) + 1);
-  const pointed = (event) => {
-    const rect = els.treePicture.getBoundingClientRect();
-    return nodeUnder(treeShown(store.state, treeLane()), rect.width, rect.height, event.clientX - rect.left,
-      event.clientY - rect.top);
-  };
-  // Zoom about a node (the one pointed at, else the middle of what is shown): the wheel, or + - 0.
-  const zoomTree = (factor, about) => {
-    const lane = treeLane(), shown = treeShown(store.state, lane);
-    if (!lane.model.visits) return;
-    const at = about >= 0 ? about : (shown.from + shown.to) / 2;
-    const span = factor === 0 ? null : zoomedSpan(shown, at, factor);
-    setView({ treeSpan: span && { run: lane.run?.run, ...span } });
-  };
-  els.treePicture.addEventListener("wheel", (event) => {
-    event.preventDefault(); // the page does not scroll under a zoom
-    zoomTree(event.deltaY < 0 ? 0.5 : 2, pointed(event));
-  }, { passive: false });
-  on(els.treePicture, "pointermove", (event) => chooseNode(pointed(event)));
-  on(els.treePicture, "pointerleave", () => document.activeElement !== els.treePicture && chooseNode(-1));
-  click(els.treePicture, (event) => visitNode(pointed(event)));
-  on(els.treePicture, "focus", () => {
-    const lane = treeLane();
-    if (pointedNode(store.state, lane) < 0 && lane.model.visits) chooseNode(0); // the start square
-  });
-  on(els.treePicture, "blur", () => chooseNode(-1));
-  on(els.treePicture, "keydown", (event) => {
-    const lane = treeLane(), k = pointedNode(store.state, lane), tree = lane.tree;
-    const moves = {
-      ArrowUp: () => tree.parent(k),
-      ArrowDown: () => tree.firstChild(k),
-      ArrowLeft: () => tree.previousSibling(k),
-      ArrowRight: () => tree.nextSibling(k),
+  // timeline (and so the board, stack, code and chart) to the moment the node was visited. A
+  // race draws its second search's tree below the first's, on the same scale: the zoom is theirs.
+  const treeInputs = (canvas, laneOf) => {
+    const shown = () => treeShown(store.state, laneOf(), treeLanes(store.state, runs));
+    const chooseNode = (node) => setView({ treeNode: node < 0 ? null : { run: laneOf().run?.run, node } });
+    const visitNode = (node) => node >= 0 && playback.seek(laneOf().tree.eventOf(node) + 1);
+    const pointed = (event) => {
+      const rect = canvas.getBoundingClientRect();
+      return nodeUnder(shown(), rect.width, rect.height, event.clientX - rect.left, event.clientY - rect.top);
     };
-    const zooms = { "+": 0.5, "=": 0.5, "-": 2, 0: 0 };
-    if (event.key in zooms) {
+    // Zoom about a node (the one pointed at, else the middle of what is shown): the wheel, or + - 0.
+    const zoomTree = (factor, about) => {
+      const now = shown();
+      if (!now.total) return;
+      const at = about >= 0 ? about : (now.from + now.to) / 2;
+      const span = factor === 0 ? null : zoomedSpan(now, at, factor);
+      setView({ treeSpan: span && { run: runs.main.run?.run, ...span } });
+    };
+    canvas.addEventListener("wheel", (event) => {
+      event.preventDefault(); // the page does not scroll under a zoom
+      zoomTree(event.deltaY < 0 ? 0.5 : 2, pointed(event));
+    }, { passive: false });
+    on(canvas, "pointermove", (event) => chooseNode(pointed(event)));
+    on(canvas, "pointerleave", () => document.activeElement !== canvas && chooseNode(-1));
+    click(canvas, (event) => visitNode(pointed(event)));
+    on(canvas, "focus", () => {
+      const lane = laneOf();
+      if (pointedNode(store.state, lane) < 0 && lane.model.visits) chooseNode(0); // the start square
+    });
+    on(canvas, "blur", () => chooseNode(-1));
+    on(canvas, "keydown", (event) => {
+      const lane = laneOf(), k = pointedNode(store.state, lane), tree = lane.tree;
+      const moves = {
+        ArrowUp: () => tree.parent(k),
+        ArrowDown: () => tree.firstChild(k),
+        ArrowLeft: () => tree.previousSibling(k),
+        ArrowRight: () => tree.nextSibling(k),
+      };
+      const zooms = { "+": 0.5, "=": 0.5, "-": 2, 0: 0 };
+      if (event.key in zooms) {
+        event.preventDefault();
+        event.stopPropagation(); // the page's own + and - change the speed
+        zoomTree(zooms[event.key], k);
+        return;
+      }
+      if (k < 0 || !(event.key in moves || event.key === "Enter")) return;
       event.preventDefault();
-      event.stopPropagation(); // the page's own + and - change the speed
-      zoomTree(zooms[event.key], k);
-      return;
-    }
-    if (k < 0 || !(event.key in moves || event.key === "Enter")) return;
-    event.preventDefault();
-    event.stopPropagation(); // the page's own arrows step the search
-    if (event.key === "Enter") {
-      visitNode(k);
-      return;
-    }
-    const next = moves[event.key]();
-    if (next >= 0 && next < lane.model.visits) chooseNode(next);
+      event.stopPropagation(); // the page's own arrows step the search
+      if (event.key === "Enter") {
+        visitNode(k);
+        return;
+      }
+      const next = moves[event.key]();
+      if (next >= 0 && next < lane.model.visits) chooseNode(next);
+    });
+  };
+  treeInputs(els.treePicture, () => runs.main);
+  treeInputs(els.treePictureSecond, () => runs.second);
+  click(els.treePartingZoom, () => {
+    const parting = partingNode(runs.main, runs.second) ?? -1;
+    if (parting >= 0) setView({ treeSpan: { run: runs.main.run?.run, ...partingSpan(parting) } });
   });
 
   /** Read a whole number from a field, kept within low..high; note on the board when it was not. */

@@ -9,6 +9,7 @@ import { predictable } from "./predict.js";
 import { raceOrder } from "./settings.js";
 
 const MIN_TREE_SPAN = 8; // the fewest nodes across the tree picture, zoomed in all the way
+const PARTING_SPAN = 12, PARTING_BEFORE = 4; // nodes shown zoomed to where a race's trees part, and before it
 const memo = new WeakMap(); // lane -> {key, stack}
 
 /** Return a square's (or the example graph's vertex's) name, as the whole page writes it. */
@@ -100,15 +101,22 @@ export function answersOf(lane, state) {
   return null;
 }
 
+/** Return the lanes whose trees the tree panel draws: both of a race's, on one scale; else the main. */
+export function treeLanes(state, runs) {
+  return state.settings.mode === "race" ? [runs.main, runs.second] : [runs.main];
+}
+
 /**
- * Return what the tree picture shows of the lane's tree: the nodes up to the moment shown, all of
- * them or the stretch the user zoomed to (view.treeSpan, of this run).
+ * Return what the tree picture shows of a lane's tree: the nodes up to the moment shown, all of
+ * them or the stretch the user zoomed to (view.treeSpan, of this run). Beside other lanes (a
+ * race's), every picture has one scale: nodes across its width, as many as the largest tree's.
  */
-export function treeShown(state, lane) {
+export function treeShown(state, lane, lanes = [lane]) {
   const { tree, model } = lane, span = state.view.treeSpan;
-  const zoomed = span && span.run === lane.run?.run && span.from < model.visits;
-  const from = zoomed ? span.from : 0, to = zoomed ? Math.min(span.to, model.visits) : model.visits;
-  return { tree, visits: model.visits, squares: model.squares, from, to: Math.max(to, from + 1) };
+  const total = Math.max(...lanes.map((each) => each.model.visits));
+  const zoomed = span && span.run === lanes[0].run?.run && span.from < total;
+  const from = zoomed ? span.from : 0, to = zoomed ? Math.min(span.to, total) : total;
+  return { tree, visits: model.visits, total, squares: model.squares, from, to: Math.max(to, from + 1) };
 }
 
 /**
@@ -116,12 +124,40 @@ export function treeShown(state, lane) {
  * about node at; null for the whole tree.
  */
 export function zoomedSpan(shown, at, factor) {
-  const { from, to, visits } = shown;
+  const { from, to, total } = shown;
   const width = Math.max(MIN_TREE_SPAN, Math.round((to - from) * factor));
-  if (width >= visits) return null;
+  if (width >= total) return null;
   const start = Math.round(at - ((at - from) / (to - from)) * width);
-  const clamped = Math.max(0, Math.min(visits - width, start));
+  const clamped = Math.max(0, Math.min(total - width, start));
   return { from: clamped, to: clamped + width };
+}
+
+const partings = new WeakMap(); // a race's first tree -> how far it is known to be like the second
+
+/**
+ * Return the first node at which a race's two trees part (the searches' first paths part just
+ * above it: another square, or a backtrack in one of them); -1 while they are alike as far as
+ * both go; null if they cannot be compared (a tree not whole, an event let go).
+ */
+export function partingNode(first, second) {
+  const a = first.tree, b = second.tree;
+  if (!a.whole || !b.whole) return null;
+  let known = partings.get(a);
+  if (!known || known.other !== b) partings.set(a, known = { other: b, alike: 0, parted: false });
+  // Trees only grow, so nodes found alike stay so: each node is compared once.
+  for (const end = Math.min(a.size, b.size); !known.parted && known.alike < end;) {
+    const k = known.alike, x = first.codeAt(a.eventOf(k)), y = second.codeAt(b.eventOf(k));
+    if (x === null || y === null) return null;
+    if (a.depthOf(k) !== b.depthOf(k) || x !== y) known.parted = true;
+    else known.alike += 1;
+  }
+  return known.parted ? known.alike : -1;
+}
+
+/** Return the stretch of nodes to show zoomed to where a race's trees part, at node parting. */
+export function partingSpan(parting) {
+  const from = Math.max(0, parting - PARTING_BEFORE);
+  return { from, to: from + PARTING_SPAN };
 }
 
 /** Return the tree's node the user points at or chose by the keys, or -1 (none, or another run's). */

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import artifact, caught_up, set_board, step_events
+from tests.support.page import FASTEST, artifact, caught_up, set_board, step_events
 from tests.support.qr import encodes
 from tests.support.waiting import wait_for
 
@@ -14,6 +14,7 @@ PUBLIC = "http://198.51.100.7:5000"  # a documentation address (RFC 5737): nothi
 # What the presenter view keeps on screen, by element id.
 KEPT = ["board", "code", "stack", "chart", "status", "play", "speed", "visits", "backtracks", "depth"]
 KEPT += ["events", "presenter-link", "presenter-code", "presenter-qr", "presenter-exit"]
+KEPT += ["tree-picture", "tree-explored"]
 
 # {id: its box} of the elements ids, and the window's size.
 BOXES = """(ids) => ({
@@ -157,6 +158,28 @@ def test_presenter_view_keeps_the_lesson_on_screen_and_readable(instructor, site
     page.wait_for_function(FITTED, arg=False)
     assert page.evaluate(LOOKS) == before
     assert page.locator("#board").bounding_box() == board_before
+
+
+def test_presenter_view_of_a_race_keeps_both_trees_and_the_class_link_in_sight(instructor):
+    page, _ = instructor({"width": 1920, "height": 1080})
+    page.get_by_label("Race: naive vs Warnsdorff").check()
+    set_board(page, 6, 6)
+    page.get_by_role("button", name="Presenter view").click()
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.state === 'finished'", timeout=60_000)
+    expect(page.locator("#tree-parting-text")).not_to_be_empty()
+    ids = ["board", "board-second", "tree-picture", "tree-picture-second", "tree-parting"]
+    ids += ["presenter-exit", "status"]
+    shown = page.evaluate(BOXES, ids)
+    boxes = shown["boxes"]
+    for name, box in boxes.items():
+        assert box["width"] > 0 and box["height"] > 0, f"{name} is not shown"
+        within = box["right"] <= shown["width"] + 1 and box["bottom"] <= shown["height"] + 1
+        assert within, f"{name} is off screen: {box}"
+    # The race's long status stays under the button that leaves presenter view, not over it.
+    assert boxes["presenter-exit"]["bottom"] <= boxes["status"]["top"], boxes
+    page.screenshot(path=artifact("presenter_race_1920x1080.png"))
 
 
 def test_the_qr_code_fills_the_screen_for_the_back_of_the_room(instructor):

@@ -3,12 +3,16 @@ tree linked both ways with the timeline."""
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
-from tests.support.page import FASTEST, model, step_events, wait_for_events
+from tests.support.page import FASTEST, artifact, model, square_name, step_events, wait_for_events
+
+SIZES = ((390, 844), (1280, 800), (1920, 1080))  # phone, laptop, projector
+SCREENS = {str(width): {"width": width, "height": height} for width, height in SIZES}
 
 SUBTREE_SIZES = """() => {
   const tree = knightsTour.tree;
@@ -90,6 +94,12 @@ def test_a_click_on_the_tree_moves_the_timeline_to_that_visit(open_page):
     expect(page.locator("#tree-point")).to_have_text(said)
 
 
+def engine_visits(order="naive"):
+    """Return the squares of the 5x5 search's visits from a5, in order, as named on the page."""
+    events = knight_tour(knight_graph(5, 5), 0, order)
+    return [(square_name(v, 5, 5), depth) for kind, v, depth in events if kind == "visit"]
+
+
 def test_zoomed_in_the_tree_names_each_square(open_page):
     page = open_page("/?rows=5&cols=5&order=naive")
     step_events(page, 30)
@@ -98,8 +108,45 @@ def test_zoomed_in_the_tree_names_each_square(open_page):
         page.keyboard.press("+")
     span = page.evaluate("() => knightsTour.store.view.treeSpan")
     assert span["to"] - span["from"] == 8
+    names = [name for name, _ in engine_visits()[span["from"] : span["to"]]]
+    expect(page.locator("#tree-picture")).to_have_attribute("data-named", " ".join(names))
     page.keyboard.press("0")
     page.wait_for_function("() => knightsTour.store.view.treeSpan === null")
+    expect(page.locator("#tree-picture")).not_to_have_attribute("data-named", re.compile("."))
+
+
+def word(page, language, id):
+    """Return the page's words for id in a language, from its catalogue."""
+    catalogue = f"(await import('/static/js/words/{language}.js')).{language.upper()}"
+    return page.evaluate(f"async () => {catalogue}[{id!r}]")
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_race_draws_both_trees_on_one_scale_and_zooms_to_where_they_part(open_page, screen, language):
+    page = open_page(f"/?mode=race&rows=5&cols=5&lang={language}", viewport=SCREENS[screen])
+    page.locator("#speed").fill(FASTEST)
+    page.locator("#play").click()
+    page.wait_for_function("() => knightsTour.state === 'finished'", timeout=30_000)
+    naive, warnsdorff = engine_visits("naive"), engine_visits("warnsdorff")
+    parting = next(k for k, (a, b) in enumerate(zip(naive, warnsdorff, strict=False)) if a != b)
+    section = page.locator("section[data-panel=tree]")
+    section.scroll_into_view_if_needed()
+    counts = [f"{len(naive):,}", f"{len(warnsdorff):,}"]
+    expect(page.locator("#tree-name")).to_contain_text(counts[0])
+    expect(page.locator("#tree-name-second")).to_contain_text(counts[1])
+    said = page.locator("#tree-parting-text")
+    for named in (str(parting), naive[parting][0], warnsdorff[parting][0]):
+        expect(said).to_contain_text(named)
+    section.screenshot(path=artifact(f"tree_race_{screen}_{language}.png"))
+    page.get_by_role("button", name=word(page, language, "lesson.treePartingZoom")).click()
+    # One scale: both pictures show the same stretch of nodes, each named, the parting among them.
+    span = page.evaluate("() => knightsTour.store.view.treeSpan")
+    assert span["from"] < parting < span["to"]
+    for canvas, visits in (("#tree-picture", naive), ("#tree-picture-second", warnsdorff)):
+        names = " ".join(name for name, _ in visits[span["from"] : span["to"]])
+        expect(page.locator(canvas)).to_have_attribute("data-named", names)
+    section.screenshot(path=artifact(f"tree_race_parting_{screen}_{language}.png"))
 
 
 def test_after_a_skip_the_tree_says_it_shows_only_what_was_played(open_page):

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { knightMoves, orderMoves } from "../../static/js/orderings.js";
+import { partingNode } from "../../static/js/lane-facts.js";
 import { SearchTree } from "../../static/js/tree.js";
 import { random } from "./support/random.js";
 
@@ -194,4 +195,41 @@ test("a node's parent, first child and siblings, for moving through the tree by 
     assert.equal(tree.nextSibling(k), kin[at + 1] ?? -1, `next of ${k}`);
     assert.equal(tree.previousSibling(k), at > 0 ? kin[at - 1] : -1, `previous of ${k}`);
   }
+});
+
+/** Return a lane-like {tree, codeAt} of these codes, with the events before `kept` let go. */
+function laneOf(codes, squares, kept = 0) {
+  const tree = new SearchTree(squares);
+  tree.push(codes);
+  return { tree, codeAt: (n) => (n >= kept && n < codes.length ? codes[n] : null) };
+}
+
+test("a race's trees part at the first node of another square or depth: naive and Warnsdorff on 5x5", () => {
+  const naive = search(5, 5, 0), warnsdorff = search(5, 5, 0, { order: "warnsdorff" });
+  const visits = (codes) => {
+    const { depth, event } = plainTree(codes);
+    return depth.map((d, k) => [d, codes[event[k]]]);
+  };
+  const a = visits(naive), b = visits(warnsdorff);
+  const expected = a.findIndex(([d, square], k) => d !== b[k][0] || square !== b[k][1]);
+  assert.ok(expected > 0);
+  assert.equal(partingNode(laneOf(naive, 25), laneOf(warnsdorff, 25)), expected);
+  // A race's second search at a backtrack where the first went on: the depths differ.
+  const deeper = [0, 7, 4, 13, 2], back = [0, 7, 4, 13, -14, 2];
+  assert.equal(partingNode(laneOf(deeper, 25), laneOf(back, 25)), 4);
+});
+
+test("while a race's trees are alike so far they have not parted, and a tree grown later parts them", () => {
+  const first = laneOf([0, 7, 4], 25), codes = [0, 7];
+  const second = { tree: new SearchTree(25), codeAt: (n) => codes[n] ?? null };
+  second.tree.push(codes);
+  assert.equal(partingNode(first, second), -1);
+  codes.push(9);
+  second.tree.push([9]);
+  assert.equal(partingNode(first, second), 2);
+  // Events let go cannot be compared: nothing is said.
+  assert.equal(partingNode(laneOf([0, 7, 4], 25, 1), laneOf([0, 7, 9], 25)), null);
+  const skipped = laneOf([0, 7, 4], 25);
+  skipped.tree.whole = false;
+  assert.equal(partingNode(skipped, laneOf([0, 7, 9], 25)), null);
 });

@@ -6,7 +6,9 @@ import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "./chart.js";
 import { TreePicture } from "./tree.js";
 import { setText } from "./dom.js";
-import { asking, deadEndOf, held, lastTrace, lessonLane, nameOf, pointedNode, stackOf, treeShown } from "../lane-facts.js";
+import {
+  asking, deadEndOf, held, lastTrace, lessonLane, nameOf, partingNode, pointedNode, raceName, stackOf, treeLanes, treeShown,
+} from "../lane-facts.js";
 
 const SHOWN_LEVELS = 8;
 const SQUARE_PARAMS = ["square", "move", "start"]; // a trace's params that are squares, to be named
@@ -63,7 +65,8 @@ function squareOf(lane, k) {
 /** Return the lesson panels' view. */
 export function createLessonView(els) {
   const chart = new DepthChart(els.chart);
-  const picture = new TreePicture(els.treePicture);
+  const pictures = [new TreePicture(els.treePicture), new TreePicture(els.treePictureSecond)];
+  const names = [els.treeName, els.treeNameSecond]; // the pictures' captions in a race
   const lines = CODE.map(() => document.createElement("span"));
   els.code.replaceChildren(...lines);
   let language = null;
@@ -144,20 +147,48 @@ export function createLessonView(els) {
     renderStack(state, runs, lane);
     renderAnalysis(state, lane);
     chart.render({ buckets: lane.timeline.depths(lane.model.events), maxDepth: lane.model.squares, at: lane.model.events });
-    renderTree(state, lane);
+    renderTree(state, runs, lane);
   }
 
-  function renderTree(state, lane) {
-    const { tree, model } = lane;
+  function renderTree(state, runs, lane) {
     renderExplored(lane);
-    els.treeNote.hidden = tree.whole;
-    for (const el of [els.treePicture, els.treePoint, els.treeText]) el.hidden = !tree.whole;
-    if (!tree.whole) return;
-    // The whole tree so far across the width: what was searched up to the moment shown.
-    const pointed = pointedNode(state, lane);
-    picture.render({ ...treeShown(state, lane), length: model.path.length, pointed, nameOf: (k) => squareOf(lane, k) });
-    setText(els.treePoint, pointed < 0 ? "" : describeNode(lane, pointed));
+    const lanes = treeLanes(state, runs), racing = lanes.length > 1;
+    const whole = lanes.every((each) => each.tree.whole);
+    els.treeNote.hidden = whole;
+    for (const el of [els.treePicture, els.treePoint, els.treeText]) el.hidden = !whole;
+    for (const el of [els.treeName, els.treePictureSecond, els.treeNameSecond, els.treeParting]) el.hidden = !whole || !racing;
+    if (!whole) return;
+    // The whole tree so far across the width (a race's two on one scale): what was searched up
+    // to the moment shown.
+    const parting = racing ? partingNode(...lanes) : null;
+    let said = "";
+    lanes.forEach((each, i) => {
+      const pointed = pointedNode(state, each);
+      pictures[i].render({
+        ...treeShown(state, each, lanes), length: each.model.path.length, pointed, parting: parting ?? -1,
+        nameOf: (k) => squareOf(each, k),
+      });
+      if (racing) setText(names[i], t("lesson.treeNamed", { search: raceName(each, runs), n: each.model.visits }));
+      if (pointed >= 0) {
+        said = racing ? t("lesson.treeOf", { search: raceName(each, runs), node: describeNode(each, pointed) })
+          : describeNode(each, pointed);
+      }
+    });
+    setText(els.treePoint, said);
+    if (racing) {
+      const words = partingWords(lanes, parting);
+      setText(els.treePartingText, words);
+      els.treeParting.hidden = !words;
+      els.treePartingZoom.hidden = (parting ?? -1) < 0;
+    }
     if (els.treeText.open) showRows(els.treeBranch, branchRows(lane));
+  }
+
+  /** Return what a race's trees have in common: where their first paths part, if they have. */
+  function partingWords([first, second], parting) {
+    if (parting === null || !first.model.visits || !second.model.visits) return "";
+    if (parting < 0) return t("lesson.treeAlike");
+    return t("lesson.treeParting", { n: parting, first: squareOf(first, parting), second: squareOf(second, parting) });
   }
 
   /** Show how much of the whole tree (the estimate's) the search has seen, on a scale of powers of ten. */

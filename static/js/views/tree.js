@@ -8,7 +8,8 @@ import { CanvasView } from "./canvas.js";
 
 const TOUR_MARK = 4; // px: half the width of the triangle under a tour's column
 const KNIGHT_MARK = 5; // px: the least width and height of the knight's node
-const NAMED_WIDTH = 22, NAMED_HEIGHT = 9; // px: the least box of a node whose square is written in it
+const NAMED_WIDTH = 22; // px: the least width of a node whose square is written under it
+const NAME_SIZE = 11; // px: the names' type
 
 /**
  * Return the node under (x, y), CSS pixels in a picture width x height of data (as render()
@@ -36,32 +37,45 @@ export class TreePicture extends CanvasView {
   /**
    * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long,
    * nodes from to to across the width, rows down to depth squares; the node pointed at (or -1)
-   * outlined; nameOf(k) names node k's square, written when there is room.
+   * outlined; nameOf(k) names node k's square, written when there is room; parting (or -1) the
+   * node where a race's two trees part, marked by a dashed line.
    */
   render(data) {
     this.data = data;
     if (this.inSight) this.draw();
   }
 
-  /** Write each shown node's square in its box (few nodes are shown: the picture is zoomed in). */
+  /**
+   * Write each shown node's square under its box (few nodes are shown: the picture is zoomed in).
+   * Below a node its column is empty (its children have columns of their own), so a name fits
+   * there however thin the rows; a node on the last row is named over the bottom of its column.
+   * The names written are kept in the canvas's data-named, in order, for tests to read.
+   */
   name(columns, row) {
-    const { tree, visits, from, to, nameOf } = this.data, ctx = this.ctx;
-    const scale = columns / (to - from), size = Math.min(12, Math.floor(row * 0.8));
-    ctx.font = STYLE.quietFont.replace("{size}", size);
-    ctx.fillStyle = STYLE.grayText;
+    const { tree, visits, from, to, nameOf } = this.data, ctx = this.ctx, height = this.size[1];
+    const scale = columns / (to - from), named = [];
+    ctx.font = STYLE.quietFont.replace("{size}", NAME_SIZE);
     ctx.textAlign = "center";
-    ctx.textBaseline = "middle";
+    ctx.textBaseline = "top";
     for (let k = from; k < Math.min(to, visits); k++) {
-      const top = (tree.depthOf(k) - 1) * row;
-      ctx.fillText(nameOf(k), (k - from + 0.5) * scale, top + row / 2, scale - 2);
+      const name = nameOf(k), x = (k - from + 0.5) * scale;
+      const top = Math.min(tree.depthOf(k) * row + 1, height - NAME_SIZE - 3);
+      const wide = Math.min(ctx.measureText(name).width, scale - 4) + 4;
+      ctx.fillStyle = STYLE.paper;
+      ctx.fillRect(x - wide / 2, top, wide, NAME_SIZE + 2);
+      ctx.fillStyle = STYLE.grayText;
+      ctx.fillText(name, x, top + 1, scale - 4);
+      named.push(name);
     }
+    this.canvas.dataset.named = named.join(" ");
   }
 
   draw() {
     const ctx = this.ctx, [width, height] = this.size;
     this.clear();
+    delete this.canvas.dataset.named;
     if (!this.data || width < 2 || height < 2) return;
-    const { tree, visits, length, squares, from, to, pointed } = this.data;
+    const { tree, visits, length, squares, from, to, pointed, parting } = this.data;
     if (!visits || to <= from) return;
     const columns = Math.floor(width), row = height / squares;
     const { starts, high } = tree.columns(from, to, columns);
@@ -83,8 +97,8 @@ export class TreePicture extends CanvasView {
         ctx.fillRect(c, lit * row, 1, (deepest - lit) * row);
       }
     }
-    // Zoomed in far enough, each node's square is named in its box.
-    if ((columns / (to - from)) >= NAMED_WIDTH && row >= NAMED_HEIGHT) this.name(columns, row);
+    // Zoomed in far enough, each node's square is named.
+    if ((columns / (to - from)) >= NAMED_WIDTH) this.name(columns, row);
     // Tours: a line down their column and a triangle under it, in the goal's colour.
     ctx.fillStyle = STYLE.depthGoal;
     for (const leaf of tree.tours) {
@@ -96,6 +110,19 @@ export class TreePicture extends CanvasView {
       ctx.lineTo(x + 1 + TOUR_MARK, height);
       ctx.lineTo(x + 1, height - TOUR_MARK * 1.5);
       ctx.fill();
+    }
+    // Where a race's trees part: a dashed line (not only a colour) down the picture, before the node.
+    if (parting >= from && parting < to) {
+      // Kept off the frame: in a picture of a whole search, the trees part within its first pixels.
+      const x = Math.max(3, Math.round(((parting - from) / (to - from)) * columns)) + 0.5;
+      ctx.strokeStyle = STYLE.treeParting;
+      ctx.lineWidth = 2;
+      ctx.setLineDash([5, 3]);
+      ctx.beginPath();
+      ctx.moveTo(x, 0);
+      ctx.lineTo(x, height);
+      ctx.stroke();
+      ctx.setLineDash([]);
     }
     // The knight: its node's box, at least a few pixels, in the board's knight square colours.
     const knight = path.at(-1);
