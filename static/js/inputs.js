@@ -232,6 +232,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   });
   on(els.clipPace, "change", () => clips.choose({ pace: Number(els.clipPace.value) }));
   on(els.clipFormat, "change", () => clips.choose({ format: els.clipFormat.value }));
+  on(els.clipTree, "change", () => clips.choose({ tree: els.clipTree.checked }));
   click(els.clipMake, clips.make);
   click(els.clipCancel, clips.cancel);
   window.matchMedia("(prefers-reduced-motion: reduce)").addEventListener("change", () => store.touch());

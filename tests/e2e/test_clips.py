@@ -56,6 +56,33 @@ READ_GIF = """async (data) => {
   return { width: image.naturalWidth, height: image.naturalHeight, frames, ms };
 }"""
 
+# (base64) => a GIF's last frame, decoded: its size, and the share of drawn (not white) pixels
+# in its left and right parts, above the caption.
+READ_GIF_SIDES = """async (data) => {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  const decoder = new ImageDecoder({ data: bytes, type: 'image/gif' });
+  await decoder.tracks.ready;
+  const last = decoder.tracks.selectedTrack.frameCount - 1;
+  const { image } = await decoder.decode({ frameIndex: last });
+  const width = image.displayWidth, height = image.displayHeight;
+  const canvas = Object.assign(document.createElement('canvas'), { width, height });
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const pixels = ctx.getImageData(0, 0, width, height).data;
+  const inked = (x0, x1) => {
+    let n = 0, all = 0;
+    for (let y = 0; y < height * 0.8; y++) {
+      for (let x = Math.floor(x0); x < x1; x++) {
+        const i = 4 * (y * width + x);
+        all++;
+        if (pixels[i] + pixels[i + 1] + pixels[i + 2] < 3 * 230) n++;
+      }
+    }
+    return n / all;
+  };
+  return { width, height, left: inked(0, width * 0.5), right: inked(width * 0.62, width) };
+}"""
+
 # (base64) => the size of a PNG, decoded.
 READ_PNG = """async (data) => {
   const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
@@ -93,8 +120,10 @@ def finished(page, site, query="order=warnsdorff&speed=0"):
     page.get_by_text("Video or GIF of the search").click()
 
 
-def choose(page, fmt="video", pace=50, events=None, start="the start"):
-    """Choose a clip as a user would: where it starts, how many events, its pace and format."""
+def choose(page, fmt="video", pace=50, events=None, start="the start", tree=False):
+    """Choose a clip as a user would: where it starts, how many events, its pace and format, and
+    whether the search tree goes beside the board (the board's own shape, by default here)."""
+    page.get_by_label("The search tree beside the board").set_checked(tree)
     page.get_by_label(start, exact=True).check()
     page.get_by_label("Events", exact=True).fill("" if events is None else str(events))
     page.get_by_label("Events", exact=True).dispatch_event("change")
@@ -275,6 +304,20 @@ def test_an_animated_gif_of_the_search(page, site):
     assert gif["ms"] == delays, "each frame lasts 20 ms, as written; the last is held a second"
     assert 400 <= max(gif["width"], gif["height"]) <= 600, gif
     expect(page.locator("#clip-note")).to_contain_text(f"{frames} frames")
+
+
+def test_a_gif_with_the_search_tree_beside_the_board(page, site):
+    finished(page, site, "order=naive&rows=5&cols=5&speed=0")
+    choose(page, "gif", pace=500, events=2000, tree=True)
+    _, data = make(page)
+    shown = page.evaluate(READ_GIF_SIDES, base64.b64encode(data).decode())
+    # The board on the left, the tree of its 2,000 events on the right, in a 16:9-ish frame.
+    assert shown["width"] > 1.4 * shown["height"], shown
+    assert shown["left"] > 0.3 and shown["right"] > 0.2, shown
+    choose(page, "gif", pace=500, events=2000, tree=False)
+    _, data = make(page)
+    alone = page.evaluate(READ_GIF_SIDES, base64.b64encode(data).decode())
+    assert alone["height"] == shown["height"] and alone["width"] < 0.7 * shown["width"], (alone, shown)
 
 
 def test_the_board_as_png_is_sharp_enough_for_a_slide(page, site):

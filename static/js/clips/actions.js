@@ -18,6 +18,7 @@ export function initialClip() {
     events: null,   // how many events (null: all from there)
     pace: 20,       // events a second
     format: video ? "video" : "gif",
+    tree: true,     // the search tree beside the board (when the page has the whole of it)
     video,
     busy: null,     // "video" or "gif" while one is made
     progress: 0,    // how much of it is made, 0 to 1
@@ -34,7 +35,7 @@ export function createClips(store, runs) {
     store.update(({ clip }) => ({ clip: { video: { by: "encoder", ...video }, format: clip.video ? clip.format : "video" } }));
   });
 
-  /** Change the choices: a patch of {from, events, pace, format}. */
+  /** Change the choices: a patch of {from, events, pace, format, tree}. */
   function choose(patch) {
     store.update({ clip: { ...patch, note: null } });
   }
@@ -43,13 +44,13 @@ export function createClips(store, runs) {
   async function make() {
     await asked; // at once, but from a page just opened
     if (!controls(store.state, runs).clip.enabled) return;
-    const { from, events, pace, format, video } = store.state.clip;
+    const { from, events, pace, format, video, tree } = store.state.clip;
     const gif = format === "gif", encoded = video?.by === "encoder";
     if (!gif && !video) {
       store.update({ clip: { note: { id: "clip.noVideo" } } });
       return;
     }
-    const clip = takeClip(runs.main, from, events);
+    const clip = takeClip(runs.main, from, events, { tree });
     const name = `${exportName(clip.model, clip.run)}.${gif ? "gif" : video.ext}`;
     const n = clip.codes.length;
     making = new AbortController();

@@ -53,16 +53,17 @@ function encoderConfig(width, height) {
 /**
  * Return what a clip of lane needs, taken at once so that the run may go on (or be reset) while
  * the clip is made: a copy of the model at the clip's first event (from "start" or "here"), the
- * codes of the n events after it (all that the lane holds if n is null; never more), and the
- * run's settings.
+ * codes of the n events after it (all that the lane holds if n is null; never more), the run's
+ * settings, and its search tree if asked for and the lane has the whole of it (else null). The
+ * tree is the lane's own: it only grows, and a new run makes a new one.
  */
-export function takeClip(lane, from, n) {
+export function takeClip(lane, from, n, { tree = false } = {}) {
   const { timeline } = lane;
   const { at, held } = clipSpan(timeline, lane.model.events, from);
   const count = Math.min(n ?? held, held);
   const model = rewind(copyModel(lane.model), timeline, at);
   const codes = Array.from({ length: count }, (_, i) => timeline.at(at + i));
-  return { model, codes, run: lane.run };
+  return { model, codes, run: lane.run, tree: tree && lane.tree.whole ? lane.tree : null };
 }
 
 /**
@@ -73,7 +74,7 @@ export function takeClip(lane, from, n) {
  */
 export async function encodeVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace), frames = videoFrames(n, pace);
-  const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
+  const film = new Film(clip.model.rows, clip.model.cols, { ...VIDEO, tree: clip.tree !== null });
   const player = new ClipPlayer(clip, film, pace, { speed: pace });
   const { width, height } = film.canvas;
   const { Output, BufferTarget, CanvasSource, Mp4OutputFormat, WebMOutputFormat, Quality } = await import(MEDIABUNNY);
@@ -124,7 +125,7 @@ export async function encodeVideo(clip, { type, pace, signal, progress }) {
  */
 export async function recordVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace);
-  const film = new Film(clip.model.rows, clip.model.cols, VIDEO);
+  const film = new Film(clip.model.rows, clip.model.cols, { ...VIDEO, tree: clip.tree !== null });
   const player = new ClipPlayer(clip, film, pace, { speed: pace });
   // No frame is taken but those asked for: each is the painted one, at the time it is asked.
   const stream = film.canvas.captureStream(0);
@@ -169,7 +170,7 @@ export async function encodeGif(clip, { pace, signal, progress }) {
   const n = clip.codes.length, plan = gifPlan(n, pace);
   // The GIF's frames jump from one to the next, so the knight does too: a glide would show it
   // a whole frame on the square it left.
-  const film = new Film(clip.model.rows, clip.model.cols, GIF);
+  const film = new Film(clip.model.rows, clip.model.cols, { ...GIF, tree: clip.tree !== null });
   const player = new ClipPlayer(clip, film, pace, { speed: 0 });
   const { width, height } = film.canvas;
   const gif = GIFEncoder();
@@ -228,6 +229,9 @@ class ClipPlayer {
     Object.assign(this, { clip, film, pace, shown: 0 });
     const { model, run } = clip;
     this.last = model.events + clip.codes.length;
+    // The tree is drawn on the scale of its last frame: each node keeps its place as the clip
+    // grows it (and a frame changes only what the events changed, as a GIF's frames want).
+    this.lastVisits = Math.max(1, model.visits + clip.codes.filter((code) => code >= 0).length);
     this.scene = { model, hints: [], degrees: null, hold: false, deadEnd: null, answers: null, speed,
       reducedMotion: false };
     const start = squareName(model.path[0] ?? run.start, model.rows, model.cols);
@@ -243,8 +247,10 @@ class ClipPlayer {
       apply(model, codes[this.shown++]);
       this.film.note(this.scene, (this.shown / this.pace) * 1000);
     }
+    const tree = this.clip.tree && { tree: this.clip.tree, visits: model.visits, length: model.path.length,
+      squares: model.squares, from: 0, to: this.lastVisits, pointed: -1, parting: -1 };
     this.film.frame(this.scene, now, [this.title(), t("clip.captionCount", {
-      at: model.events, of: this.last, visits: model.visits, backtracks: model.backtracks })]);
+      at: model.events, of: this.last, visits: model.visits, backtracks: model.backtracks })], tree);
   }
 }
 

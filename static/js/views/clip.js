@@ -57,7 +57,8 @@ export function createClipView(els) {
     setText(els.clipFormatVideo, clip.video ? t("clip.video", { format: clip.video.name }) : t("clip.videoNone"));
     els.clipFormatVideo.disabled = !clip.video;
     els.clipFormat.value = clip.format;
-    for (const input of [...radios, els.clipEvents, els.clipPace, els.clipFormat]) input.disabled = busy;
+    els.clipTree.checked = clip.tree;
+    for (const input of [...radios, els.clipEvents, els.clipPace, els.clipFormat, els.clipTree]) input.disabled = busy;
     els.clipMake.hidden = busy;
     els.clipMake.disabled = !enabled;
     els.clipProgress.hidden = !busy;

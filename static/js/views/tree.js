@@ -21,38 +21,21 @@ export function nodeUnder({ tree, squares, from, to }, width, height, x, y) {
   return tree.pointAt(from, to, columns, c, depth);
 }
 
-export class TreePicture extends CanvasView {
-  /** Draw into canvas, whose size the page's CSS sets. */
-  constructor(canvas) {
-    super(canvas);
-    // Out of sight (the panel scrolled away, or hidden) it is not drawn: a fast search's frames
-    // have better use for the time. It is drawn as it comes into sight.
-    this.inSight = true;
-    new IntersectionObserver(([entry]) => {
-      this.inSight = entry.isIntersecting;
-      if (this.inSight) this.invalidate();
-    }).observe(canvas);
-  }
-
-  /**
-   * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long,
-   * nodes from to to across the width, rows down to depth squares; the node pointed at (or -1)
-   * outlined; nameOf(k) names node k's square, written when there is room; parting (or -1) the
-   * node where a race's two trees part, marked by a dashed line.
-   */
-  render(data) {
-    this.data = data;
-    if (this.inSight) this.draw();
+/** The drawing of a tree picture, into any 2D context: the page's panel, or a clip's frames. */
+export class TreePainter {
+  /** Draw with ctx, a 2D context set to draw in CSS pixels. */
+  constructor(ctx) {
+    this.ctx = ctx;
   }
 
   /**
    * Write each shown node's square under its box (few nodes are shown: the picture is zoomed in).
    * Below a node its column is empty (its children have columns of their own), so a name fits
    * there however thin the rows; a node on the last row is named over the bottom of its column.
-   * The names written are kept in the canvas's data-named, in order, for tests to read.
+   * Return the names written, in order.
    */
-  name(columns, row) {
-    const { tree, visits, from, to, nameOf } = this.data, ctx = this.ctx, height = this.size[1];
+  name(data, columns, row, height) {
+    const { tree, visits, from, to, nameOf } = data, ctx = this.ctx;
     const scale = columns / (to - from), named = [];
     ctx.font = STYLE.quietFont.replace("{size}", NAME_SIZE);
     ctx.textAlign = "center";
@@ -67,16 +50,17 @@ export class TreePicture extends CanvasView {
       ctx.fillText(name, x, top + 1, scale - 4);
       named.push(name);
     }
-    this.canvas.dataset.named = named.join(" ");
+    return named;
   }
 
-  draw() {
-    const ctx = this.ctx, [width, height] = this.size;
-    this.clear();
-    delete this.canvas.dataset.named;
-    if (!this.data || width < 2 || height < 2) return;
-    const { tree, visits, length, squares, from, to, pointed, parting } = this.data;
-    if (!visits || to <= from) return;
+  /**
+   * Draw data (see TreePicture.render) in a width x height box at the context's origin; return
+   * the squares named in it (zoomed in far enough), in order, else null.
+   */
+  draw(data, width, height) {
+    const ctx = this.ctx;
+    const { tree, visits, length, squares, from, to, pointed, parting } = data;
+    if (!visits || to <= from || width < 2 || height < 2) return null;
     const columns = Math.floor(width), row = height / squares;
     const { starts, high } = tree.columns(from, to, columns);
     const path = tree.path(visits, length);
@@ -98,7 +82,7 @@ export class TreePicture extends CanvasView {
       }
     }
     // Zoomed in far enough, each node's square is named.
-    if ((columns / (to - from)) >= NAMED_WIDTH) this.name(columns, row);
+    const named = columns / (to - from) >= NAMED_WIDTH ? this.name(data, columns, row, height) : null;
     // Tours: a line down their column and a triangle under it, in the goal's colour.
     ctx.fillStyle = STYLE.depthGoal;
     for (const leaf of tree.tours) {
@@ -144,5 +128,40 @@ export class TreePicture extends CanvasView {
       ctx.lineWidth = 2;
       ctx.strokeRect(Math.floor(x0) + 1, top + 1, Math.max(Math.round(x1 - x0), 1) - 1, height - top - 2);
     }
+    return named;
+  }
+}
+
+export class TreePicture extends CanvasView {
+  /** Draw into canvas, whose size the page's CSS sets. */
+  constructor(canvas) {
+    super(canvas);
+    this.painter = new TreePainter(this.ctx); // a canvas has one 2D context, kept through its resizes
+    // Out of sight (the panel scrolled away, or hidden) it is not drawn: a fast search's frames
+    // have better use for the time. It is drawn as it comes into sight.
+    this.inSight = true;
+    new IntersectionObserver(([entry]) => {
+      this.inSight = entry.isIntersecting;
+      if (this.inSight) this.invalidate();
+    }).observe(canvas);
+  }
+
+  /**
+   * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long,
+   * nodes from to to across the width, rows down to depth squares; the node pointed at (or -1)
+   * outlined; nameOf(k) names node k's square, written when there is room; parting (or -1) the
+   * node where a race's two trees part, marked by a dashed line.
+   */
+  render(data) {
+    this.data = data;
+    if (this.inSight) this.draw();
+  }
+
+  draw() {
+    this.clear();
+    const named = this.data && this.painter.draw(this.data, ...this.size);
+    // The squares written, in order, for tests to read.
+    if (named) this.canvas.dataset.named = named.join(" ");
+    else delete this.canvas.dataset.named;
   }
 }

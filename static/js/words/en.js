@@ -264,6 +264,7 @@ export const EN = {
   "share.savedNotationPartial": "The path so far was saved in algebraic notation.",
   "share.savedPng": "The board was saved as a PNG image of {width} × {height} pixels, with its coordinates.",
 
+  "clip.tree": "The search tree beside the board",
   "clip.summary": "Video or GIF of the search",
   "clip.from": "From",
   "clip.fromStart": "the start",

@@ -264,6 +264,7 @@ export const ZH = {
   "share.savedNotationPartial": "目前的路径已用代数记谱法保存。",
   "share.savedPng": "棋盘已保存为 {width} × {height} 像素的 PNG 图片，并带有坐标。",
 
+  "clip.tree": "在棋盘旁显示搜索树",
   "clip.summary": "搜索过程的视频或 GIF 动图",
   "clip.from": "开始于",
   "clip.fromStart": "搜索开始处",
