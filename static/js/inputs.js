@@ -79,7 +79,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
         return;
       }
       const next = moves[event.key]();
-      if (next >= 0 && next < lane.model.visits) chooseNode(next);
+      if (next >= 0) chooseNode(next);
     });
   };
   treeInputs(els.treePicture, () => runs.main);

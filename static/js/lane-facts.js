@@ -107,16 +107,17 @@ export function treeLanes(state, runs) {
 }
 
 /**
- * Return what the tree picture shows of a lane's tree: the nodes up to the moment shown, all of
- * them or the stretch the user zoomed to (view.treeSpan, of this run). Beside other lanes (a
- * race's), every picture has one scale: nodes across its width, as many as the largest tree's.
+ * Return what the tree picture shows of a lane's tree: every node received, all of them or the
+ * stretch the user zoomed to (view.treeSpan, of this run), those after the moment shown (visits)
+ * drawn as still to come. Beside other lanes (a race's), every picture has one scale: nodes
+ * across its width, as many as the largest tree's.
  */
 export function treeShown(state, lane, lanes = [lane]) {
   const { tree, model } = lane, span = state.view.treeSpan;
-  const total = Math.max(...lanes.map((each) => each.model.visits));
+  const total = Math.max(...lanes.map((each) => each.tree.size));
   const zoomed = span && span.run === lanes[0].run?.run && span.from < total;
   const from = zoomed ? span.from : 0, to = zoomed ? Math.min(span.to, total) : total;
-  return { tree, visits: model.visits, total, squares: model.squares, from, to: Math.max(to, from + 1) };
+  return { tree, visits: model.visits, known: tree.size, total, squares: model.squares, from, to: Math.max(to, from + 1) };
 }
 
 /**
@@ -164,5 +165,5 @@ export function partingSpan(parting) {
 export function pointedNode(state, lane) {
   const chosen = state.view.treeNode;
   if (!chosen || chosen.run !== lane.run?.run || !lane.tree.whole) return -1;
-  return chosen.node < lane.model.visits ? chosen.node : -1;
+  return chosen.node < lane.tree.size ? chosen.node : -1;
 }

@@ -28,6 +28,7 @@ export const STYLE = {
   depthBand: "rgba(20, 60, 140, 0.3)", // the chart's range of depths over each stretch of events
   depthGoal: "#1f6feb",       // the chart's line at a tour's depth, and the tree's tours
   treeClosed: "#b9bec6",      // the tree's closed subtrees: lighter than its path, not only another hue
+  treeLater: "#e6e8ec",       // the tree's nodes after the moment shown: lighter still
   treeParting: "#6a1b9a",     // the dashed line where a race's two trees part
   knight: "#14181c",
   knightEdge: "#ffffff",

@@ -20,6 +20,18 @@ SUBTREE_SIZES = """() => {
 }"""
 
 
+# Whether a column near the tree picture's right edge is drawn, in part, in the colour of nodes
+# still to come.
+LATER_PIXEL = """(() => {
+  const canvas = document.getElementById('tree-picture'), ratio = canvas.width / canvas.clientWidth;
+  const column = canvas.getContext('2d').getImageData(canvas.width - 4 * ratio, 0, 1, canvas.height).data;
+  for (let i = 0; i < column.length; i += 4) {
+    if (column[i] === 0xe6 && column[i + 1] === 0xe8 && column[i + 2] === 0xec) return true;
+  }
+  return false;
+})()"""
+
+
 def engine_subtree_sizes(codes):
     """Return each visit's subtree size, counted from the engine's events: nodes in visit order."""
     sizes, stack, made = [], [], 0
@@ -92,6 +104,11 @@ def test_a_click_on_the_tree_moves_the_timeline_to_that_visit(open_page):
     assert page.evaluate("() => knightsTour.model.path.length") == depth
     said = re.compile(rf", depth {depth}: its subtree holds 1 square so far; the knight is in it$")
     expect(page.locator("#tree-point")).to_have_text(said)
+    # The whole tree received stays in the picture, on the same scale: what the search does after
+    # the moment shown is drawn lighter, as still to come, and its nodes can be named and chosen.
+    page.wait_for_function(f"() => {LATER_PIXEL}")
+    tree.hover(position={"x": box["width"] * 0.9, "y": box["height"] * 0.6})
+    expect(page.locator("#tree-point")).to_contain_text("the search comes here later")
 
 
 def engine_visits(order="naive"):

@@ -31,13 +31,17 @@ function showRows(list, rows) {
   });
 }
 
-/** Return the words for node k of the lane's tree: its square, depth, subtree and what it holds. */
+/**
+ * Return the words for node k of the lane's tree: its square, depth, subtree and what it holds,
+ * as of the moment shown (or, for a node the search comes to later, as received).
+ */
 function describeNode(lane, k) {
-  const { tree, model } = lane;
-  const size = tree.subtreeSize(k, model.visits);
+  const { tree, model } = lane, later = k >= model.visits;
+  const size = tree.subtreeSize(k, later ? tree.size : model.visits);
   const tours = tree.toursBefore(k + size) - tree.toursBefore(k);
-  const open = tree.onPath(k, model.visits, model.path.length);
-  const id = open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours" : "lesson.treeNodeDeadEnd";
+  const open = !later && tree.onPath(k, model.visits, model.path.length);
+  const id = later ? "lesson.treeNodeLater" : open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours"
+    : "lesson.treeNodeDeadEnd";
   return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), n: size, tours });
 }
 

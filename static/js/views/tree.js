@@ -35,12 +35,12 @@ export class TreePainter {
    * Return the names written, in order.
    */
   name(data, columns, row, height) {
-    const { tree, visits, from, to, nameOf } = data, ctx = this.ctx;
+    const { tree, visits, from, to, nameOf, known = visits } = data, ctx = this.ctx;
     const scale = columns / (to - from), named = [];
     ctx.font = STYLE.quietFont.replace("{size}", NAME_SIZE);
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
-    for (let k = from; k < Math.min(to, visits); k++) {
+    for (let k = from; k < Math.min(to, known); k++) {
       const name = nameOf(k), x = (k - from + 0.5) * scale;
       const top = Math.min(tree.depthOf(k) * row + 1, height - NAME_SIZE - 3);
       const wide = Math.min(ctx.measureText(name).width, scale - 4) + 4;
@@ -59,18 +59,30 @@ export class TreePainter {
    */
   draw(data, width, height) {
     const ctx = this.ctx;
-    const { tree, visits, length, squares, from, to, pointed, parting } = data;
-    if (!visits || to <= from || width < 2 || height < 2) return null;
+    const { tree, visits, length, squares, from, to, pointed, parting, known = visits } = data;
+    if (!known || to <= from || width < 2 || height < 2) return null;
     const columns = Math.floor(width), row = height / squares;
     const { starts, high } = tree.columns(from, to, columns);
     const path = tree.path(visits, length);
+    // Past the moment shown, the knight's ancestors reach on over what their subtrees hold later.
+    const ends = known > visits ? path.map((k) => k + tree.subtreeSize(k, known)) : [];
+    let reach = ends.length;
     // Column by column: the rows of the knight's branch, then the closed ones under and beside it.
     let onPath = 0;
     for (let c = 0; c < columns; c++) {
       const end = Math.max(starts[c + 1], starts[c] + 1);
-      if (starts[c] >= visits) break;
-      while (onPath < path.length && path[onPath] < end) onPath++;
+      if (starts[c] >= known) break;
       const deepest = Math.min(high[c], squares);
+      if (starts[c] >= visits) {
+        while (reach > 0 && ends[reach - 1] <= starts[c]) reach--;
+        const lit = Math.min(reach, deepest);
+        ctx.fillStyle = STYLE.path;
+        if (lit > 0) ctx.fillRect(c, 0, 1, lit * row);
+        ctx.fillStyle = STYLE.treeLater;
+        ctx.fillRect(c, lit * row, 1, (deepest - lit) * row);
+        continue;
+      }
+      while (onPath < path.length && path[onPath] < end) onPath++;
       const lit = Math.min(onPath, deepest);
       if (lit > 0) {
         ctx.fillStyle = STYLE.path;
@@ -120,8 +132,8 @@ export class TreePainter {
       ctx.strokeRect(x - 2.5, top - 0.5, KNIGHT_MARK + 1, tall + 1);
     }
     // The node pointed at or chosen by the keys: its subtree's box, from its row down.
-    if (pointed >= from && pointed < Math.min(to, visits)) {
-      const end = pointed + tree.subtreeSize(pointed, visits);
+    if (pointed >= from && pointed < Math.min(to, known)) {
+      const end = pointed + tree.subtreeSize(pointed, pointed < visits ? visits : known);
       const x0 = ((pointed - from) / (to - from)) * columns, x1 = ((Math.min(end, to) - from) / (to - from)) * columns;
       const top = (tree.depthOf(pointed) - 1) * row;
       ctx.strokeStyle = STYLE.currentEdge;
@@ -147,8 +159,9 @@ export class TreePicture extends CanvasView {
   }
 
   /**
-   * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long,
-   * nodes from to to across the width, rows down to depth squares; the node pointed at (or -1)
+   * Show tree (a SearchTree) as it was after visits nodes, with the path length squares long, and
+   * the known nodes after them (to known, if given) as still to come, nodes from to to across the
+   * width, rows down to depth squares; the node pointed at (or -1)
    * outlined; nameOf(k) names node k's square, written when there is room; parting (or -1) the
    * node where a race's two trees part, marked by a dashed line.
    */

@@ -172,6 +172,7 @@ export const EN = {
   "lesson.treePartingZoom": "Zoom to where they part",
   "lesson.treeSkipped": "Part of this search was not played here (a skip, or a run joined under way): the tree shows a search only when every move of it came to this page.",
   "lesson.treeNodeOpen": { one: "{square}, depth {depth}: its subtree holds {n} square so far; the knight is in it", other: "{square}, depth {depth}: its subtree holds {n} squares so far; the knight is in it" },
+  "lesson.treeNodeLater": { one: "{square}, depth {depth}: the search comes here later (click to go there); its subtree holds {n} square", other: "{square}, depth {depth}: the search comes here later (click to go there); its subtree holds {n} squares" },
   "lesson.treeNodeDeadEnd": { one: "{square}, depth {depth}: its subtree holds {n} square, a dead end", other: "{square}, depth {depth}: its subtree holds {n} squares, a dead end" },
   "lesson.treeNodeTours": { one: "{square}, depth {depth}: its subtree holds {n} square; tours found in it: {tours}", other: "{square}, depth {depth}: its subtree holds {n} squares; tours found in it: {tours}" },
   "lesson.treeKeys": "Arrow keys move through the tree (up: parent, down: first square tried, left and right: siblings); Enter goes to that moment; + and - zoom, 0 shows it all",

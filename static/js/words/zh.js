@@ -172,6 +172,7 @@ export const ZH = {
   "lesson.treePartingZoom": "放大到分开之处",
   "lesson.treeSkipped": "这次搜索有一部分没有在此页面逐步演示（跳过，或中途加入的运行）：只有每一步都到达此页面时，搜索树才会显示。",
   "lesson.treeNodeOpen": { one: "{square}，深度 {depth}：其子树目前有 {n} 个方格；骑士正在其中", other: "{square}，深度 {depth}：其子树目前有 {n} 个方格；骑士正在其中" },
+  "lesson.treeNodeLater": { one: "{square}，深度 {depth}：搜索稍后才到这里（点击前往）；其子树有 {n} 个方格", other: "{square}，深度 {depth}：搜索稍后才到这里（点击前往）；其子树有 {n} 个方格" },
   "lesson.treeNodeDeadEnd": { one: "{square}，深度 {depth}：其子树有 {n} 个方格，是死路", other: "{square}，深度 {depth}：其子树有 {n} 个方格，是死路" },
   "lesson.treeNodeTours": { one: "{square}，深度 {depth}：其子树有 {n} 个方格，其中有 {tours} 条巡游", other: "{square}，深度 {depth}：其子树有 {n} 个方格，其中有 {tours} 条巡游" },
   "lesson.treeKeys": "方向键在树中移动（上：父节点，下：第一个尝试的方格，左右：兄弟节点）；按 Enter 跳到那一刻；+ 和 - 缩放，0 显示全部",
