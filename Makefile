@@ -28,6 +28,7 @@ bench: setup-dev system
 	$(PY) bench/skip.py
 	$(PY) bench/size.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
+	CHROMIUM=$(CHROMIUM) $(PY) bench/tree.py
 	$(PY) bench/classroom.py
 	$(PY) bench/polls.py
 	$(PY) bench/hostile.py
