@@ -48,7 +48,35 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
       event.preventDefault(); // the page does not scroll under a zoom
       zoomTree(event.deltaY < 0 ? 0.5 : 2, pointed(event));
     }, { passive: false });
-    on(canvas, "pointermove", (event) => chooseNode(pointed(event)));
+    // Two fingers pinch it: spread apart to zoom in, about the node between them, together to
+    // zoom out. Across the tree only (its nodes are across it): a swipe up or down scrolls the page.
+    const fingers = new Map(); // pointerId -> its clientX, while on the tree
+    let apart = 0; // the fingers' distance when the tree was last zoomed by them
+    const spread = () => Math.abs(Math.max(...fingers.values()) - Math.min(...fingers.values()));
+    on(canvas, "pointerdown", (event) => {
+      if (event.pointerType !== "touch") return;
+      fingers.set(event.pointerId, event.clientX);
+      apart = fingers.size === 2 ? spread() : 0;
+    });
+    on(canvas, "pointermove", (event) => {
+      if (!fingers.has(event.pointerId)) {
+        chooseNode(pointed(event));
+        return;
+      }
+      fingers.set(event.pointerId, event.clientX);
+      if (fingers.size !== 2 || !apart) return;
+      const factor = apart / Math.max(1, spread());
+      if (factor > 0.8 && factor < 1.25) return; // zoomed by steps: each redraws the tree
+      const [a, b] = fingers.values();
+      zoomTree(factor, pointed({ clientX: (a + b) / 2, clientY: event.clientY }));
+      apart = spread();
+    });
+    for (const type of ["pointerup", "pointercancel"]) {
+      on(canvas, type, (event) => {
+        fingers.delete(event.pointerId);
+        apart = 0;
+      });
+    }
     on(canvas, "pointerleave", () => document.activeElement !== canvas && chooseNode(-1));
     click(canvas, (event) => visitNode(pointed(event)));
     on(canvas, "focus", () => {

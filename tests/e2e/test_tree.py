@@ -173,3 +173,37 @@ def test_after_a_skip_the_tree_says_it_shows_only_what_was_played(open_page):
     expect(page.get_by_role("status")).to_contain_text("Tour found")
     expect(page.locator("#tree-note")).to_be_visible()
     expect(page.locator("#tree-picture")).to_be_hidden()
+
+
+def test_two_fingers_pinch_the_tree_in_and_out(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive", viewport=SCREENS["390"], has_touch=True)
+    play_to_the_end(page)
+    tree = page.locator("#tree-picture")
+    tree.scroll_into_view_if_needed()
+    box = tree.bounding_box()
+    middle, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind, distance=None):
+        """Send a touch event of two fingers distance apart across the tree's middle (none: lifted)."""
+        fingers = (
+            []
+            if distance is None
+            else [{"x": middle + side * distance / 2, "y": y, "id": i} for i, side in enumerate((-1, 1))]
+        )
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": fingers})
+
+    def pinch(distances):
+        """Put two fingers on the tree distances[0] apart, move them through the others, lift them."""
+        touch("touchStart", distances[0])
+        for distance in distances[1:]:
+            touch("touchMove", distance)
+        touch("touchEnd")
+
+    visits = model(page, "visits")
+    pinch([40, 80, 160, 320])  # spread apart: about 8 times closer
+    span = page.evaluate("() => knightsTour.store.view.treeSpan")
+    assert span is not None and span["to"] - span["from"] <= visits / 4, span
+    assert span["from"] <= visits / 2 <= span["to"], "zoomed about the node between the fingers"
+    pinch([320, 160, 80, 40, 20])  # together again, and more: the whole tree
+    page.wait_for_function("() => knightsTour.store.view.treeSpan === null")
