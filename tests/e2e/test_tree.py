@@ -90,10 +90,12 @@ def test_the_keys_walk_the_tree_and_enter_moves_the_timeline_there(open_page):
     assert page.evaluate("() => knightsTour.model.path.length") == 3
 
 
-def test_a_click_on_the_tree_moves_the_timeline_to_that_visit(open_page):
-    page = open_page("/?rows=5&cols=5&order=naive")
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_click_on_the_tree_moves_the_timeline_to_that_visit(open_page, screen):
+    page = open_page("/?rows=5&cols=5&order=naive", viewport=SCREENS[screen])
     play_to_the_end(page)
     tree = page.locator("#tree-picture")
+    tree.scroll_into_view_if_needed()
     box = tree.bounding_box()
     tree.click(position={"x": box["width"] * 0.25, "y": box["height"] * 0.5})
     node = page.evaluate("() => knightsTour.store.view.treeNode.node")
