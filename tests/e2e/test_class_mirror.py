@@ -40,8 +40,11 @@ def test_the_board_options_and_position_reach_every_student(page, lesson):
         expect(student.get_by_label("Rows", exact=True)).to_have_value("6")
         expect(student.get_by_label("Ordering")).to_have_value("warnsdorff")
     events = step_events(page, 6)
+    tree = page.evaluate("() => [knightsTour.tree.size, knightsTour.tree.whole]")
+    assert tree == [6, True], tree  # Warnsdorff's first six events are visits
     for student in lesson:
         shows(student, "knightsTour.model.events", events)
+        shows(student, "[knightsTour.tree.size, knightsTour.tree.whole]", tree)  # the same search tree
     # Stepping back and scrubbing: the class sees the same moment of the search.
     for shown in (events - 1, events - 2):
         press(page.get_by_role("button", name="Step back"))
