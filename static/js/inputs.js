@@ -36,7 +36,13 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
       const rect = canvas.getBoundingClientRect();
       return nodeUnder(shown(), rect.width, rect.height, event.clientX - rect.left, event.clientY - rect.top);
     };
-    // Zoom about a node (the one pointed at, else the middle of what is shown): the wheel, or + - 0.
+    // Where across the nodes shown a pointer is: a wheel or a pinch zooms about it, as a map does.
+    const across = (clientX) => {
+      const rect = canvas.getBoundingClientRect(), now = shown();
+      return now.from + ((clientX - rect.left) / Math.max(1, rect.width)) * (now.to - now.from);
+    };
+    // Zoom about a node (the wheel's or pinch's place, the one chosen by the keys, else the
+    // middle of what is shown): the wheel, a pinch, or + - 0.
     const zoomTree = (factor, about) => {
       const now = shown();
       if (!now.total) return;
@@ -46,7 +52,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
     };
     canvas.addEventListener("wheel", (event) => {
       event.preventDefault(); // the page does not scroll under a zoom
-      zoomTree(event.deltaY < 0 ? 0.5 : 2, pointed(event));
+      zoomTree(event.deltaY < 0 ? 0.5 : 2, across(event.clientX));
     }, { passive: false });
     // Two fingers pinch it: spread apart to zoom in, about the node between them, together to
     // zoom out. Across the tree only (its nodes are across it): a swipe up or down scrolls the page.
@@ -68,7 +74,7 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
       const factor = apart / Math.max(1, spread());
       if (factor > 0.8 && factor < 1.25) return; // zoomed by steps: each redraws the tree
       const [a, b] = fingers.values();
-      zoomTree(factor, pointed({ clientX: (a + b) / 2, clientY: event.clientY }));
+      zoomTree(factor, across((a + b) / 2));
       apart = spread();
     });
     for (const type of ["pointerup", "pointercancel"]) {

@@ -116,13 +116,16 @@ export function treeShown(state, lane, lanes = [lane]) {
   const { tree, model } = lane, span = state.view.treeSpan;
   const total = Math.max(...lanes.map((each) => each.tree.size));
   const zoomed = span && span.run === lanes[0].run?.run && span.from < total;
-  const from = zoomed ? span.from : 0, to = zoomed ? Math.min(span.to, total) : total;
+  // Zoomed in at the newest nodes, the picture keeps up with the search as it grows.
+  const from = !zoomed ? 0 : span.live ? Math.max(0, total - (span.to - span.from)) : span.from;
+  const to = zoomed ? Math.min(span.live ? total : span.to, total) : total;
   return { tree, visits: model.visits, known: tree.size, total, squares: model.squares, from, to: Math.max(to, from + 1) };
 }
 
 /**
  * Return the stretch of nodes to show after zooming shown (treeShown's) by factor (below 1: in)
- * about node at; null for the whole tree.
+ * about node at; null for the whole tree. A stretch that reaches the newest node is live: it
+ * moves on with the nodes that come.
  */
 export function zoomedSpan(shown, at, factor) {
   const { from, to, total } = shown;
@@ -130,7 +133,7 @@ export function zoomedSpan(shown, at, factor) {
   if (width >= total) return null;
   const start = Math.round(at - ((at - from) / (to - from)) * width);
   const clamped = Math.max(0, Math.min(total - width, start));
-  return { from: clamped, to: clamped + width };
+  return { from: clamped, to: clamped + width, live: clamped + width >= total };
 }
 
 const partings = new WeakMap(); // a race's first tree -> how far it is known to be like the second

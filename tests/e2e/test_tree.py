@@ -134,6 +134,24 @@ def test_zoomed_in_the_tree_names_each_square(open_page):
     expect(page.locator("#tree-picture")).not_to_have_attribute("data-named", re.compile("."))
 
 
+def test_zoomed_in_at_the_newest_nodes_the_tree_keeps_up_with_the_knight(open_page):
+    page = open_page("/?rows=5&cols=5&order=naive")
+    step_events(page, 20)
+    tree = page.locator("#tree-picture")
+    box = tree.bounding_box()
+    tree.hover(position={"x": box["width"] - 2, "y": box["height"] / 2})
+    for _ in range(3):
+        page.mouse.wheel(0, -100)
+    page.wait_for_function("() => knightsTour.store.view.treeSpan?.live === true")
+    visits = engine_visits()
+    for events in (20, 30):
+        if events > 20:
+            step_events(page, events - 20)
+        shown = model(page, "visits")
+        # The last square named is the knight's: the newest node, in sight however many came.
+        expect(tree).to_have_attribute("data-named", re.compile(rf" {visits[shown - 1][0]}$"))
+
+
 def word(page, language, id):
     """Return the page's words for id in a language, from its catalogue."""
     catalogue = f"(await import('/static/js/words/{language}.js')).{language.upper()}"
