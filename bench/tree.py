@@ -97,7 +97,7 @@ def main(argv=None):
     parser.add_argument(
         "--runs", type=int, default=3, help="turns of a run with and without the tree (default 3)"
     )
-    parser.add_argument("--timeout", type=float, default=120, help="seconds a run may take (default 120)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds a run may take (default 600)")
     args = parser.parse_args(argv)
     if not Path(CHROMIUM).exists():
         print(f"Chromium not found at {CHROMIUM}: set $CHROMIUM or run `make system`", file=sys.stderr)
