@@ -174,7 +174,10 @@ export class TreePicture extends CanvasView {
     this.clear();
     const named = this.data && this.painter.draw(this.data, ...this.size);
     // The squares written, in order, for tests to read.
-    if (named) this.canvas.dataset.named = named.join(" ");
-    else delete this.canvas.dataset.named;
+    const text = named?.join(" ");
+    if (text !== this.canvas.dataset.named) {
+      if (text === undefined) delete this.canvas.dataset.named;
+      else this.canvas.dataset.named = text;
+    }
   }
 }
