@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from common import EXPECTED as KNOWN
+from pages import READ, Served, open_page, reset, spread, stop_on_term, verdict
 from playwright.sync_api import sync_playwright
-from stream import READ, Served, open_page, reset, spread, stop_on_term, verdict
 
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.page import set_board

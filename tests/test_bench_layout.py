@@ -1,6 +1,6 @@
 """The benchmarks' map, read from their imports: a scenario (a script with a main()) imports
-helpers (bench/hall.py, load.py, prankster.py, processes.py, stats.py, common.py), never another
-scenario."""
+helpers (bench/hall.py, load.py, pages.py, prankster.py, processes.py, stats.py, common.py), never
+another scenario."""
 
 import ast
 from pathlib import Path
@@ -37,8 +37,8 @@ def imports(tree):
 
 
 def test_the_scenarios_are_told_from_the_helpers():
-    assert {"classroom", "polls", "hostile", "stream", "engine", "skip", "size"} <= SCENARIOS
-    assert not {"hall", "load", "prankster", "processes", "stats", "common"} & SCENARIOS
+    assert {"classroom", "polls", "hostile", "stream", "tree", "engine", "skip", "size"} <= SCENARIOS
+    assert not {"hall", "load", "pages", "prankster", "processes", "stats", "common"} & SCENARIOS
 
 
 def test_no_bench_module_imports_a_scenario():
