@@ -5,6 +5,7 @@ import socket
 import threading
 
 CHUNK = 65536
+HOLD_WAIT = 5  # seconds hold() waits for what was on its way when it was called
 
 
 class Tap:
@@ -15,8 +16,12 @@ class Tap:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self._flowing = threading.Event()
-        self._flowing.set()
+        # Whether traffic flows, and how many chunks are being passed on: hold() waits for those,
+        # so that nothing read before a hold arrives after it (a late chunk, on a busy machine,
+        # would be an acknowledgement arriving seconds into a silence).
+        self._flow = threading.Condition()
+        self._flowing = True
+        self._passing = 0
         self._closed = False
         self._sockets = []
         self._threads = []
@@ -52,7 +57,9 @@ class Tap:
                 data = source.recv(CHUNK)
             except OSError:
                 data = b""
-            self._flowing.wait()  # held: what was read waits here, and the buffers fill behind it
+            with self._flow:  # held: what was read waits here, and the buffers fill behind it
+                self._flow.wait_for(lambda: self._flowing)
+                self._passing += 1
             try:
                 if not data:
                     sink.shutdown(socket.SHUT_WR)
@@ -60,21 +67,31 @@ class Tap:
                 sink.sendall(data)
             except OSError:
                 return
+            finally:
+                with self._flow:
+                    self._passing -= 1
+                    self._flow.notify_all()
 
     def hold(self):
-        """Stop passing anything on, either way, keeping every connection open."""
-        self._flowing.clear()
+        """Stop passing anything on, either way, keeping every connection open; return once what
+        was being passed on has gone."""
+        with self._flow:
+            self._flowing = False
+            stopped = self._flow.wait_for(lambda: self._passing == 0, HOLD_WAIT)
+        assert stopped, "a chunk being passed on did not go"
 
     def release(self):
         """Pass on what was held, and everything after it."""
-        self._flowing.set()
+        with self._flow:
+            self._flowing = True
+            self._flow.notify_all()
 
     def close(self):
         """Close the relay and every connection through it."""
         with self._lock:
             self._closed = True
             sockets, threads = list(self._sockets), list(self._threads)
-        self._flowing.set()
+        self.release()
         try:
             self.listener.shutdown(socket.SHUT_RDWR)  # wakes the thread waiting in accept()
         except OSError:
