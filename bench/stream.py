@@ -19,9 +19,8 @@ from playwright.sync_api import sync_playwright
 
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.clients import RecordingClient
-from tests.support.page import set_board
+from tests.support.page import FASTEST, set_board
 
-FASTEST = "16"  # the Speed slider's last step, which asks the server for speed 0
 THROUGHPUT = {"rows": 6, "cols": 6, "start": 0, "order": "naive"}
 EXPECTED = {"visits": 183_635, "backtracks": 183_599, "tours": 1}
 EXPECTED_EVENTS = sum(EXPECTED.values())

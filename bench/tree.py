@@ -14,9 +14,8 @@ from pages import READ, Served, open_page, reset, spread, stop_on_term, verdict
 from playwright.sync_api import sync_playwright
 
 from tests.support.browser import CHROMIUM, FLAGS
-from tests.support.page import set_board
+from tests.support.page import FASTEST, set_board
 
-FASTEST = "16"  # the Speed slider's last step: speed 0
 VIEWPORT = {"width": 1280, "height": 1500}  # the board and the tree both in sight
 GOAL_RATE = 0.9  # the page's rate with the tree in sight, over its rate with it hidden
 GOAL_FRAME_MS = 8  # drawing the whole tree, a frame

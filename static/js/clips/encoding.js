@@ -50,6 +50,11 @@ function encoderConfig(width, height) {
   return { width, height, bitrate: BITRATE, framerate: FPS, latencyMode: "quality" };
 }
 
+/** Return the film a clip is painted on, laid out in box (VIDEO's or GIF's), its tree beside the board if it has one. */
+function filmOf(clip, box) {
+  return new Film(clip.model.rows, clip.model.cols, { ...box, tree: clip.tree !== null });
+}
+
 /**
  * Return what a clip of lane needs, taken at once so that the run may go on (or be reset) while
  * the clip is made: a copy of the model at the clip's first event (from "start" or "here"), the
@@ -74,7 +79,7 @@ export function takeClip(lane, from, n, { tree = false } = {}) {
  */
 export async function encodeVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace), frames = videoFrames(n, pace);
-  const film = new Film(clip.model.rows, clip.model.cols, { ...VIDEO, tree: clip.tree !== null });
+  const film = filmOf(clip, VIDEO);
   const player = new ClipPlayer(clip, film, pace, { speed: pace });
   const { width, height } = film.canvas;
   const { Output, BufferTarget, CanvasSource, Mp4OutputFormat, WebMOutputFormat, Quality } = await import(MEDIABUNNY);
@@ -125,7 +130,7 @@ export async function encodeVideo(clip, { type, pace, signal, progress }) {
  */
 export async function recordVideo(clip, { type, pace, signal, progress }) {
   const n = clip.codes.length, length = videoSeconds(n, pace);
-  const film = new Film(clip.model.rows, clip.model.cols, { ...VIDEO, tree: clip.tree !== null });
+  const film = filmOf(clip, VIDEO);
   const player = new ClipPlayer(clip, film, pace, { speed: pace });
   // No frame is taken but those asked for: each is the painted one, at the time it is asked.
   const stream = film.canvas.captureStream(0);
@@ -170,7 +175,7 @@ export async function encodeGif(clip, { pace, signal, progress }) {
   const n = clip.codes.length, plan = gifPlan(n, pace);
   // The GIF's frames jump from one to the next, so the knight does too: a glide would show it
   // a whole frame on the square it left.
-  const film = new Film(clip.model.rows, clip.model.cols, { ...GIF, tree: clip.tree !== null });
+  const film = filmOf(clip, GIF);
   const player = new ClipPlayer(clip, film, pace, { speed: 0 });
   const { width, height } = film.canvas;
   const gif = GIFEncoder();
