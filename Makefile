@@ -32,6 +32,7 @@ bench: setup-dev system
 	$(PY) bench/classroom.py
 	$(PY) bench/polls.py
 	$(PY) bench/hostile.py
+	$(PY) bench/refusals.py
 
 setup: $(VENV)/.runtime node_modules/.runtime
 

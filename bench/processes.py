@@ -24,10 +24,11 @@ class ServerProcess:
 
     production: `python -m server`, gunicorn's gevent worker (one greenlet a connection);
     threads: gunicorn's gthread worker with `threads` threads and the app in threading mode.
-    Either admits max_per_address connections (and handshakes at once) from 127.0.0.1.
+    Either admits max_per_address connections (and handshakes at once) from 127.0.0.1;
+    options are python -m server's own.
     """
 
-    def __init__(self, kind, threads, max_per_address, cpus=None):
+    def __init__(self, kind, threads, max_per_address, cpus=None, options=()):
         self.kind, self.port = kind, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.NamedTemporaryFile("w+", prefix=f"bench-{kind}-", suffix=".log")
@@ -35,6 +36,7 @@ class ServerProcess:
             self.command = [
                 *(sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(self.port)),
                 *("--max-per-address", str(max_per_address)),
+                *options,
             ]
         elif kind == "threads":
             gunicorn = os.path.join(os.path.dirname(sys.executable), "gunicorn")

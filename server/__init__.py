@@ -8,7 +8,7 @@ from .classes import events as class_events
 from .classes import poll_events, seams, sharing
 from .classes import registry as classes
 from .classes.passes import load_secret
-from .edge import farewell, guard, headers, intake, websocket
+from .edge import door, farewell, guard, headers, intake, websocket
 from .edge.badges import Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 from .extension import socketio
@@ -86,7 +86,7 @@ def create_app(config=None):
     # Signed with the classes' secret, which every process sharing them has: a badge given by
     # one is good at all (and after a restart).
     badges = app.extensions["knights_tour_badges"] = Badges(load_secret(app))
-    app.wsgi_app = guard.Guard(
+    app.wsgi_app = app.extensions[door.GUARD] = guard.Guard(
         app.wsgi_app,
         max_connections=app.config["MAX_PER_ADDRESS"],
         handshakes=handshakes,

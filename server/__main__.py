@@ -18,6 +18,7 @@ from .runs.pool import default_size
 
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
 WORKER_CONNECTIONS = 10_000  # open connections the worker takes at most (each a greenlet)
+HOOKS = os.path.join(os.path.dirname(__file__), "gunicorn.conf.py")  # the worker's hooks
 KEEPALIVE = 5  # seconds a connection may take to send a request's headers, or idle between two
 # File descriptors kept back from WebSockets: the page's own HTTP requests (a browser opens up to
 # six at once), Redis, logs and the worker's pipes need theirs when the WebSockets hold the rest.
@@ -199,6 +200,7 @@ def gunicorn_command(args, open_files=WORKER_CONNECTIONS):
         *("--workers", "1", "--worker-class", "gevent", "--worker-connections", str(WORKER_CONNECTIONS)),
         *("--keep-alive", str(KEEPALIVE), "--graceful-timeout", "5", "--no-control-socket"),
         *("--limit-request-line", "4096", "--limit-request-fields", "50"),
+        *("--config", HOOKS),
         f"server:create_app({config!r})",
     ]
 

@@ -37,7 +37,8 @@ def imports(tree):
 
 
 def test_the_scenarios_are_told_from_the_helpers():
-    assert {"classroom", "polls", "hostile", "stream", "tree", "engine", "skip", "size"} <= SCENARIOS
+    scenarios = {"classroom", "polls", "hostile", "stream", "tree", "engine", "skip", "size", "refusals"}
+    assert scenarios <= SCENARIOS
     assert not {"hall", "load", "pages", "prankster", "processes", "stats", "common"} & SCENARIOS
 
 

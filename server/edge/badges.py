@@ -89,6 +89,11 @@ class Badges:
             return None
         return self._sign(f"{int(now):08x}{secrets.token_hex(10)}")
 
+    def has_left(self, environ):
+        """Tell whether a request carries a badge with handshakes of its own left (spending none)."""
+        badge = self.of(environ)
+        return badge is not None and self.handshakes.level(badge) >= 1
+
     def admits(self, environ):
         """Tell whether a handshake carries a badge with handshakes of its own left (spending one);
         note the badge in environ for `browser`."""

@@ -19,6 +19,7 @@ SEAT = "knights_tour.seat"  # the environ's Seat of a WebSocket, which websocket
 MADE_ROOM = (
     "your network has too many connections open: this one, which never sent a request, made room for another"
 )
+HANDSHAKE_REFUSED = "too many new connections from your address"
 # A close frame's reason holds at most 123 bytes.
 MADE_ROOM_SHARE = (
     "your network has too many connections open: this browser held the most, and made room for another"
@@ -109,9 +110,7 @@ class Guard:
         # page with a badge connects on its own budget first.
         badged = self.badges is not None and self.badges.admits(environ)
         if not badged and self.handshakes.take(address, sink=False) < 0:
-            return _answer(
-                environ, start_response, "429 Too Many Requests", "too many new connections from your address"
-            )
+            return _answer(environ, start_response, "429 Too Many Requests", HANDSHAKE_REFUSED)
         seat = environ[SEAT] = Seat(environ.get(ENVIRON_KEY))
         with self._lock:
             room, evicted = self._make_room(address, seat.browser)
@@ -142,6 +141,14 @@ class Guard:
                 seats.remove(seat)
                 if not seats:
                     del self.seats[address]
+
+    def open_to(self, address):
+        """Tell whether an address has a new connection left in its budget (spending none)."""
+        return self.handshakes.level(address) >= 1
+
+    def badge_admits(self, cookie):
+        """Tell whether a Cookie header carries a badge with a new connection left (spending none)."""
+        return self.badges is not None and self.badges.has_left({"HTTP_COOKIE": cookie})
 
     def open(self, address):
         """Return how many WebSockets an address holds open."""

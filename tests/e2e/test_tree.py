@@ -74,6 +74,7 @@ def test_the_keys_walk_the_tree_and_enter_moves_the_timeline_there(open_page):
     first = encode(list(knight_tour(knight_graph(5, 5), 0)))[:40]
     visits = sum(1 for code in first if code != "found" and code >= 0)
     page.locator("#tree-picture").focus()
+    expect(page.locator("#tree-keys")).to_contain_text("Enter goes to that moment")
     said = page.locator("#tree-point")
     expect(said).to_have_text(f"a5, depth 1: its subtree holds {visits} squares so far; the knight is in it")
     page.keyboard.press("ArrowDown")
@@ -176,6 +177,8 @@ def test_a_race_draws_both_trees_on_one_scale_and_zooms_to_where_they_part(open_
     for named in (str(parting), naive[parting][0], warnsdorff[parting][0]):
         expect(said).to_contain_text(named)
     section.screenshot(path=artifact(f"tree_race_{screen}_{language}.png"))
+    # The keys the pictures describe to a screen reader: a race has no timeline for Enter to move.
+    expect(page.locator("#tree-keys")).to_have_text(word(page, language, "lesson.treeKeysRace"))
     page.get_by_role("button", name=word(page, language, "lesson.treePartingZoom")).click()
     # One scale: both pictures show the same stretch of nodes, each named, the parting among them.
     span = page.evaluate("() => knightsTour.store.view.treeSpan")

@@ -162,6 +162,10 @@ export function createLessonView(els) {
     for (const el of [els.treePicture, els.treePoint, els.treeText]) el.hidden = !whole;
     for (const el of [els.treeName, els.treePictureSecond, els.treeNameSecond, els.treeParting]) el.hidden = !whole || !racing;
     if (!whole) return;
+    // A race has no timeline to move: Enter does nothing there. Kept as the key the page's
+    // words are applied by, so that a change of language keeps the right one.
+    els.treeKeys.dataset.i18n = racing ? "lesson.treeKeysRace" : "lesson.treeKeys";
+    setText(els.treeKeys, t(els.treeKeys.dataset.i18n));
     // The whole tree so far across the width (a race's two on one scale): what was searched up
     // to the moment shown.
     const parting = racing ? partingNode(...lanes) : null;

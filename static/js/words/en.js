@@ -176,6 +176,7 @@ export const EN = {
   "lesson.treeNodeDeadEnd": { one: "{square}, depth {depth}: its subtree holds {n} square, a dead end", other: "{square}, depth {depth}: its subtree holds {n} squares, a dead end" },
   "lesson.treeNodeTours": { one: "{square}, depth {depth}: its subtree holds {n} square; tours found in it: {tours}", other: "{square}, depth {depth}: its subtree holds {n} squares; tours found in it: {tours}" },
   "lesson.treeKeys": "Arrow keys move through the tree (up: parent, down: first square tried, left and right: siblings); Enter goes to that moment; + and - zoom, 0 shows it all",
+  "lesson.treeKeysRace": "Arrow keys move through the tree (up: parent, down: first square tried, left and right: siblings); + and - zoom, 0 shows it all",
   "lesson.treeExplored": "{visits} of about {nodes} nodes searched (the bar counts powers of ten)",
   "lesson.treeText": "The knight's branch as text",
   "lesson.treeBranch": { one: "{square}: its subtree holds {n} square so far; {before} in dead ends tried before it", other: "{square}: its subtree holds {n} squares so far; {before} in dead ends tried before it" },

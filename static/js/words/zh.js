@@ -176,6 +176,7 @@ export const ZH = {
   "lesson.treeNodeDeadEnd": { one: "{square}，深度 {depth}：其子树有 {n} 个方格，是死路", other: "{square}，深度 {depth}：其子树有 {n} 个方格，是死路" },
   "lesson.treeNodeTours": { one: "{square}，深度 {depth}：其子树有 {n} 个方格，其中有 {tours} 条巡游", other: "{square}，深度 {depth}：其子树有 {n} 个方格，其中有 {tours} 条巡游" },
   "lesson.treeKeys": "方向键在树中移动（上：父节点，下：第一个尝试的方格，左右：兄弟节点）；按 Enter 跳到那一刻；+ 和 - 缩放，0 显示全部",
+  "lesson.treeKeysRace": "方向键在树中移动（上：父节点，下：第一个尝试的方格，左右：兄弟节点）；+ 和 - 缩放，0 显示全部",
   "lesson.treeExplored": "已搜索约 {nodes} 个节点中的 {visits} 个（条形按 10 的幂计）",
   "lesson.treeText": "骑士所在分支的文字说明",
   "lesson.treeBranch": { one: "{square}：其子树目前有 {n} 个方格；在它之前的死路中尝试了 {before} 个", other: "{square}：其子树目前有 {n} 个方格；在它之前的死路中尝试了 {before} 个" },
