@@ -182,6 +182,23 @@ def test_presenter_view_of_a_race_keeps_both_trees_and_the_class_link_in_sight(i
     page.screenshot(path=artifact("presenter_race_1920x1080.png"))
 
 
+def test_on_a_phone_a_races_captions_are_whole_above_the_status(instructor):
+    page, _ = instructor({"width": 390, "height": 844})
+    page.get_by_label("Race: naive vs Warnsdorff").check()
+    set_board(page, 6, 6)
+    page.get_by_role("button", name="Presenter view").click()
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("() => knightsTour.state === 'finished'", timeout=60_000)
+    # The naive board's caption is the longest: four lines at this width.
+    expect(page.locator("#caption-main")).to_contain_text("backtracks")
+    boxes = page.evaluate(BOXES, ["caption-main", "caption-second", "status"])["boxes"]
+    for caption in ("caption-main", "caption-second"):
+        assert boxes[caption]["bottom"] <= boxes["status"]["top"], boxes
+    page.locator("#board").scroll_into_view_if_needed()
+    page.screenshot(path=artifact("presenter_race_390x844.png"))
+
+
 def test_the_qr_code_fills_the_screen_for_the_back_of_the_room(instructor):
     page, code = instructor({"width": 1920, "height": 1080})
     page.get_by_role("button", name="Presenter view").click()
