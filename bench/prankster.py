@@ -12,6 +12,7 @@ opens at most the connections its table says. The attacks:
   pings      20 connections sending WebSocket pings flat out, never reading
   noops      5 connections sending Engine.IO noop packets flat out
   badged     600 loads of the page for as many badges, then connections opened flat out with them
+  pages      20 connections loading the page flat out, one load after another
   voters     150 connections that join the class once a question is open and answer it
 """
 
@@ -29,7 +30,16 @@ from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 
 ENGINE_PATH = "/socket.io/?EIO=4&transport=websocket"
 ENDLESS = {"rows": 32, "cols": 32, "start": 0, "order": "naive", "speed": 30, "paused": True}
-SIZES = {"held": 500, "skips": 200, "pings": 20, "noops": 5, "voters": 150, "codes": 4, "badged": 600}
+SIZES = {
+    "held": 500,
+    "skips": 200,
+    "pings": 20,
+    "noops": 5,
+    "voters": 150,
+    "codes": 4,
+    "badged": 600,
+    "pages": 20,
+}
 BADGE = "knights_badge"  # the page's cookie: see server/edge/badges.py
 
 
@@ -216,6 +226,19 @@ class Attacks:
                 await asyncio.sleep(0)
 
         await self.many("noops", SIZES["noops"], flood)
+
+    async def pages(self):
+        async def load():
+            while self.on:
+                try:
+                    async with self.session.get(self.url + "/") as page:
+                        await page.read()
+                    self.count("pages", str(page.status))
+                except aiohttp.ClientError as exc:
+                    self.count("pages", f"failed ({type(exc).__name__})")
+                    await asyncio.sleep(0.05)
+
+        await asyncio.gather(*(load() for _ in range(SIZES["pages"])))
 
     async def voters(self, question, square):
         """Join once the question is open, each connection answering it once, and stay."""
