@@ -1,7 +1,9 @@
-"""The door: an address's surplus handshakes are refused before gunicorn reads them, and nothing else is."""
+"""The door: an address's surplus handshakes are refused before gunicorn reads them, as the guard
+would refuse them, and nothing else is."""
 
 import contextlib
 import socket
+import threading
 import time
 from types import SimpleNamespace
 
@@ -14,19 +16,35 @@ from server.edge.limits import Buckets
 
 ADDRESS = "10.1.2.3"
 WEBSOCKET = "/socket.io/?EIO=4&transport=websocket"
-WAIT = 0.2  # seconds the door waits for a request's head (gunicorn's keep-alive in production)
+WAIT = 0.3  # seconds the door waits for a request's head (gunicorn's keep-alive in production)
 
 
-def head(path=WEBSOCKET, *lines):
-    """Return the bytes of a GET request's head with these header lines."""
-    return "\r\n".join([f"GET {path} HTTP/1.1", "Host: class.example", *lines, "", ""]).encode()
+def head(path=WEBSOCKET, *lines, method="GET"):
+    """Return the bytes of a request's head with these header lines."""
+    return "\r\n".join([f"{method} {path} HTTP/1.1", "Host: class.example", *lines, "", ""]).encode()
+
+
+class Clock:
+    """A clock that moves only when told."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
 
 
 @pytest.fixture
-def guard():
-    """Return a guard whose address ADDRESS has spent its handshakes (its clock stands still)."""
-    badges = Badges(b"secret")
-    guard = Guard(None, handshakes=Buckets(1.0, 1, clock=lambda: 0.0), badges=badges)
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+def guard(clock):
+    """Return a guard whose address ADDRESS has spent its handshakes (one a second, by clock)."""
+    guard = Guard(
+        lambda environ, start_response: [], handshakes=Buckets(1.0, 1, clock=clock), badges=Badges(b"s")
+    )
     guard.handshakes.take(ADDRESS)
     return guard
 
@@ -42,18 +60,11 @@ def connected():
         client.close()
 
 
-@pytest.fixture
-def pair():
-    """Return (the server's end, the client's end) of a connected pair of sockets."""
-    with connected() as ends:
-        yield ends
-
-
-def at_the_door(guard, pair, data, address=ADDRESS):
+def at_the_door(guard, ends, data):
     """Send data from the client's end; return whether the door refused it, and what is left to read."""
-    server, client = pair
+    server, client = ends
     client.sendall(data)
-    refused = door.refused(guard, server, address, WAIT)
+    refused = door.refused(guard, server, ADDRESS, WAIT)
     server.setblocking(False)
     try:
         left = server.recv(1 << 16)
@@ -71,52 +82,110 @@ def answer(client):
     return data
 
 
-def test_a_spent_address_is_answered_429_at_the_door_and_its_connection_ended(guard, pair):
-    refused, left = at_the_door(guard, pair, head())
-    assert refused and left == b"", "the refused request was left in the socket"
-    data = answer(pair[1])
-    assert data.startswith(b"HTTP/1.1 429 Too Many Requests\r\n")
-    assert data.endswith(b"\r\n\r\n" + HANDSHAKE_REFUSED.encode())
-    # A long-polling handshake, and a made-up badge, are refused the same way.
-    for extra in ([], [f"Cookie: theme=dark; {COOKIE}=abc.def"]):
-        with connected() as ends:
-            assert at_the_door(guard, ends, head("/socket.io/?EIO=4&transport=polling", *extra))[0]
+def guard_status(guard, data):
+    """Return the status the guard itself answers a request's head with (its buckets as they are)."""
+    line, *fields = data.decode("latin-1").removeprefix("\r\n").split("\r\n")[:-2]
+    environ = {"PATH_INFO": line.split()[1].partition("?")[0], "REMOTE_ADDR": ADDRESS}
+    cookies = [value.strip() for name, value in (f.split(":", 1) for f in fields) if name.lower() == "cookie"]
+    if cookies:
+        environ["HTTP_COOKIE"] = ",".join(cookies)  # as gunicorn joins repeated headers
+    statuses = []
+    guard(environ, lambda status, headers: statuses.append(status))
+    return statuses[0] if statuses else "let in"
 
 
-def test_what_the_guard_would_let_in_or_cannot_judge_goes_on_unread(guard, pair):
+def test_a_spent_address_is_answered_429_at_the_door_as_the_guard_would(guard):
     badge = guard.badges.issue({}, ADDRESS)
-    cases = {
+    heads = {
+        "a WebSocket handshake": head(),
+        "a long-polling one": head("/socket.io/?EIO=4&transport=polling"),
+        "a made-up badge": head(WEBSOCKET, f"Cookie: theme=dark; {COOKIE}=abc.def"),
+        "a badge in a second Cookie line": head(WEBSOCKET, "Cookie: a=b", f"Cookie: {COOKIE}={badge}"),
+        "another method, after an empty line": b"\r\n" + head(method="POST"),
+    }
+    for case, data in heads.items():
+        with connected() as ends:
+            refused, left = at_the_door(guard, ends, data)
+            assert refused and left == b"", f"{case}: not refused, or left in the socket"
+            sent = answer(ends[1])
+        assert sent.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), case
+        assert sent.endswith(b"\r\n\r\n" + HANDSHAKE_REFUSED.encode()), case
+        assert guard_status(guard, data).startswith("429"), f"{case}: the guard would not refuse it"
+
+
+def test_what_the_guard_would_let_in_goes_on_unread(guard):
+    badge = guard.badges.issue({}, ADDRESS)
+    heads = {
         "a badge with handshakes left": head(WEBSOCKET, f"Cookie: {COOKIE}={badge}"),
         "the page, not a handshake": head("/"),
-        "a head not yet whole": head()[:40],
-        "two cookie lines": head("/socket.io/", "Cookie: a=b", f"Cookie: {COOKIE}={badge}"),
     }
-    for case, data in cases.items():
+    for case, data in heads.items():
         with connected() as ends:
             refused, left = at_the_door(guard, ends, data)
         assert not refused and left == data, f"{case}: refused, or read"
+        assert not guard_status(guard, data).startswith("429"), f"{case}: the guard refuses it"
 
 
-def test_an_open_address_is_not_even_read(guard, pair):
-    # Nothing is sent: the door must not wait for it, since the address has handshakes left.
-    assert door.refused(guard, pair[0], "10.9.9.9", WAIT) is False
+def test_a_head_arriving_in_pieces_is_judged_once_whole(guard):
+    with connected() as (server, client):
+        data = head()
+        client.sendall(data[:20])
+        rest = threading.Timer(0.05, client.sendall, (data[20:],))
+        rest.start()
+        try:
+            assert door.refused(guard, server, ADDRESS, WAIT) is True
+        finally:
+            rest.join()
+        assert answer(client).startswith(b"HTTP/1.1 429 ")
 
 
-def test_a_silent_connection_from_a_spent_address_is_ended_after_the_keep_alive(guard, pair):
-    # As gunicorn ends any connection that sends no request within its keep-alive: unanswered.
-    began = time.monotonic()
-    assert door.refused(guard, pair[0], ADDRESS, WAIT) is True
-    assert WAIT <= time.monotonic() - began < WAIT + 1
+def test_a_connection_that_sends_no_whole_head_is_ended_after_the_keep_alive(guard):
+    # As gunicorn ends a connection that sends no whole request within its keep-alive: unanswered.
+    for sent in (b"", head()[:20]):
+        with connected() as (server, client):
+            client.sendall(sent)
+            began = time.monotonic()
+            assert door.refused(guard, server, ADDRESS, WAIT) is True
+            waited = time.monotonic() - began
+            server.shutdown(socket.SHUT_RDWR)
+            assert answer(client) == b""
+        assert WAIT - 0.05 <= waited < WAIT + 1, f"waited {waited:.2f} s for {sent!r}"
 
 
-def test_the_door_is_put_in_front_of_a_worker_only_where_the_peer_is_the_client():
+def test_an_address_whose_handshake_came_back_meanwhile_is_let_in(guard, clock):
+    # Spent when the connection came, a handshake back by the time its head has: the guard's.
+    with connected() as (server, client):
+        data = head()
+        client.sendall(data[:20])
+        clock.now += 1.0  # the bucket's one a second
+
+        def rest():
+            client.sendall(data[20:])
+
+        later = threading.Timer(0.05, rest)
+        later.start()
+        try:
+            assert door.refused(guard, server, ADDRESS, WAIT) is False
+        finally:
+            later.join()
+        server.setblocking(False)
+        assert server.recv(1 << 16) == data, "the head was read from the socket"
+
+
+def test_an_open_address_is_not_even_read(guard):
+    with connected() as (server, _):
+        # Nothing is sent: the door must not wait for it, since the address has handshakes left.
+        assert door.refused(guard, server, "10.9.9.9", WAIT) is False
+
+
+def test_the_door_is_put_in_front_of_a_worker_only_where_the_peer_is_the_client_in_the_clear():
     def handle(listener, client, address):
         handled.append(address)
 
-    for proxies, installed in ((0, True), (1, False)):
+    for proxies, ssl, installed in ((0, False, True), (1, False, False), (0, True, False)):
         handled = []
         app = SimpleNamespace(extensions={door.GUARD: Guard(None)}, config={"PROXIES": proxies})
-        worker = SimpleNamespace(wsgi=app, handle=handle, cfg=SimpleNamespace(keepalive=WAIT))
+        worker = SimpleNamespace(wsgi=app, handle=handle, cfg=SimpleNamespace(keepalive=WAIT, is_ssl=ssl))
         door.install(worker)
         assert (worker.handle is not handle) == installed
         with connected() as (server, _):
