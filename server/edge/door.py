@@ -6,9 +6,9 @@ and a response: about a thousand a second held the one worker that serves the wh
 the door a refusal costs a peek at the request's head and one canned answer. Only what the guard
 would refuse anyway is refused here, with its words; anything else (another path, a head the
 door does not read as gunicorn would, a badge with handshakes left) goes on to gunicorn and the
-guard as before, untouched. A client that knows the trick can still make its refusal go the
-long way (an encoded path, a head over 8 KB): the door takes the cost of a plain flood down, a
-determined one's is the guard's as before.
+guard as before, untouched. A client that knows the trick can still send its refusals the long
+way (an encoded path, a head over 8 KB): the door makes a plain flood cheap, and a crafted one
+costs what every flood cost before.
 """
 
 import re
