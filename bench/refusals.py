@@ -70,12 +70,13 @@ def measure(name, options, args):
         worker = server.worker()
         before = cpu_seconds(worker)
         statuses, seconds = asyncio.run(flood(server.port, args.rate, args.seconds))
-        busy = (cpu_seconds(worker) - before) / seconds
+        spent = cpu_seconds(worker) - before
     finally:
         server.close()
+    busy, handshakes = spent / seconds, sum(statuses.values())
     print(
-        f"{name:>9}: {sum(statuses.values()):,} handshakes in {seconds:.2f} s, answers {statuses}; "
-        f"worker busy {busy:.0%}",
+        f"{name:>9}: {handshakes:,} handshakes in {seconds:.2f} s, answers {statuses}; "
+        f"worker busy {busy:.0%}, {spent / handshakes * 1e6:,.0f} µs a handshake",
         flush=True,
     )
     return busy
