@@ -164,8 +164,9 @@ export function createLessonView(els) {
     if (!whole) return;
     // A race has no timeline to move: Enter does nothing there. Kept as the key the page's
     // words are applied by, so that a change of language keeps the right one.
-    els.treeKeys.dataset.i18n = racing ? "lesson.treeKeysRace" : "lesson.treeKeys";
-    setText(els.treeKeys, t(els.treeKeys.dataset.i18n));
+    const keys = racing ? "lesson.treeKeysRace" : "lesson.treeKeys";
+    if (els.treeKeys.dataset.i18n !== keys) els.treeKeys.dataset.i18n = keys; // no write a frame
+    setText(els.treeKeys, t(keys));
     // The whole tree so far across the width (a race's two on one scale): what was searched up
     // to the moment shown.
     const parting = racing ? partingNode(...lanes) : null;
