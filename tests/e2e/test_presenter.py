@@ -160,14 +160,20 @@ def test_presenter_view_keeps_the_lesson_on_screen_and_readable(instructor, site
     assert page.locator("#board").bounding_box() == board_before
 
 
-def test_presenter_view_of_a_race_keeps_both_trees_and_the_class_link_in_sight(instructor):
-    page, _ = instructor({"width": 1920, "height": 1080})
+def race_presented(instructor, viewport):
+    """Return an instructor's page that has run a 6x6 race to its end in presenter view."""
+    page, _ = instructor(viewport)
     page.get_by_label("Race: naive vs Warnsdorff").check()
     set_board(page, 6, 6)
     page.get_by_role("button", name="Presenter view").click()
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.state === 'finished'", timeout=60_000)
+    return page
+
+
+def test_presenter_view_of_a_race_keeps_both_trees_and_the_class_link_in_sight(instructor):
+    page = race_presented(instructor, {"width": 1920, "height": 1080})
     expect(page.locator("#tree-parting-text")).not_to_be_empty()
     ids = ["board", "board-second", "tree-picture", "tree-picture-second", "tree-parting"]
     ids += ["presenter-exit", "status"]
@@ -183,13 +189,7 @@ def test_presenter_view_of_a_race_keeps_both_trees_and_the_class_link_in_sight(i
 
 
 def test_on_a_phone_a_races_captions_are_whole_above_the_status(instructor):
-    page, _ = instructor({"width": 390, "height": 844})
-    page.get_by_label("Race: naive vs Warnsdorff").check()
-    set_board(page, 6, 6)
-    page.get_by_role("button", name="Presenter view").click()
-    page.get_by_label("Speed").fill(FASTEST)
-    page.get_by_role("button", name="Play").click()
-    page.wait_for_function("() => knightsTour.state === 'finished'", timeout=60_000)
+    page = race_presented(instructor, {"width": 390, "height": 844})
     # The naive board's caption is the longest: four lines at this width.
     expect(page.locator("#caption-main")).to_contain_text("backtracks")
     boxes = page.evaluate(BOXES, ["caption-main", "caption-second", "status"])["boxes"]
