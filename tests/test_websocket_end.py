@@ -6,6 +6,7 @@ import socket
 
 import pytest
 from engineio.async_drivers._websocket_wsgi import SimpleWebSocketWSGI
+from wsproto.events import CloseConnection
 
 from server.edge.websocket import bounded
 
@@ -53,6 +54,26 @@ def test_a_session_that_ends_with_the_peer_still_there_closes_and_stops_its_read
         answer, _, frames = everything(peer).partition(b"\r\n\r\n")
         assert answer.startswith(b"HTTP/1.1 101")
         assert frames and frames[0] == CLOSE_FRAME, frames
+    finally:
+        server_end.close()
+        peer.close()
+
+
+def test_a_close_while_another_close_is_being_sent_ends_the_connection_quietly():
+    # The reader closes a flooding peer; its close frame is made, and while the peer, which
+    # reads nothing, holds up its sending, Engine.IO's writer closes the connection too. The
+    # second close must not raise (it did, from wsproto, into the server's log).
+    def app(ws):
+        ws.ws.ws.send(CloseConnection(1008, "too many frames"))  # the first close, still in flight
+        ws.close()  # Engine.IO's writer's
+        return []
+
+    websocket = bounded(SimpleWebSocketWSGI, max_bytes=1000, timeout=60)(app, None)
+    server_end, peer = socket.socketpair()
+    try:
+        with pytest.raises(ConnectionError):  # werkzeug's way of ending a session, no other error
+            websocket(handshake(server_end), None)
+        assert not websocket.ws.thread.is_alive(), "the reader outlived its session"
     finally:
         server_end.close()
         peer.close()

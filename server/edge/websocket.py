@@ -8,6 +8,7 @@ import simple_websocket
 from simple_websocket.errors import ConnectionClosed
 from wsproto.events import TextMessage
 from wsproto.frame_protocol import CloseReason
+from wsproto.utilities import LocalProtocolError
 
 from .guard import SEAT
 from .limits import FRAME_BURST, FRAME_RATE
@@ -96,7 +97,9 @@ class Socket(simple_websocket.Server):
         """Send a close frame, then shut the socket so its reader ends now, not at the peer's will."""
         try:
             super().close(reason, message)
-        except (ConnectionClosed, OSError):
+        # LocalProtocolError: another thread's close frame is on its way (the reader closing a
+        # flooder that reads nothing, while Engine.IO's writer closes too): this one is not needed.
+        except (ConnectionClosed, OSError, LocalProtocolError):
             pass
         finally:
             self.connected = False
