@@ -162,11 +162,13 @@ export function createLessonView(els) {
     for (const el of [els.treePicture, els.treePoint, els.treeText]) el.hidden = !whole;
     for (const el of [els.treeName, els.treePictureSecond, els.treeNameSecond, els.treeParting]) el.hidden = !whole || !racing;
     if (!whole) return;
-    // A race has no timeline to move: Enter does nothing there. Kept as the key the page's
-    // words are applied by, so that a change of language keeps the right one.
+    // A race has no timeline to move: Enter does nothing there. Written only when the mode
+    // changes, as the key the page's words are applied by, so a change of language keeps it.
     const keys = racing ? "lesson.treeKeysRace" : "lesson.treeKeys";
-    if (els.treeKeys.dataset.i18n !== keys) els.treeKeys.dataset.i18n = keys; // no write a frame
-    setText(els.treeKeys, t(keys));
+    if (els.treeKeys.dataset.i18n !== keys) {
+      els.treeKeys.dataset.i18n = keys;
+      els.treeKeys.textContent = t(keys);
+    }
     // The whole tree so far across the width (a race's two on one scale): what was searched up
     // to the moment shown.
     const parting = racing ? partingNode(...lanes) : null;
