@@ -13,6 +13,7 @@ from server.edge import door
 from server.edge.badges import COOKIE, Badges
 from server.edge.guard import HANDSHAKE_REFUSED, Guard
 from server.edge.limits import Buckets
+from tests.support.clock import Clock
 
 ADDRESS = "10.1.2.3"
 WEBSOCKET = "/socket.io/?EIO=4&transport=websocket"
@@ -22,16 +23,6 @@ WAIT = 0.3  # seconds the door waits for a request's head (gunicorn's keep-alive
 def head(path=WEBSOCKET, *lines, method="GET"):
     """Return the bytes of a request's head with these header lines."""
     return "\r\n".join([f"{method} {path} HTTP/1.1", "Host: class.example", *lines, "", ""]).encode()
-
-
-class Clock:
-    """A clock that moves only when told."""
-
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
@@ -157,7 +148,7 @@ def test_an_address_whose_handshake_came_back_meanwhile_is_let_in(guard, clock):
     with connected() as (server, client):
         data = head()
         client.sendall(data[:20])
-        clock.now += 1.0  # the bucket's one a second
+        clock.advance(1.0)  # the bucket's one a second
 
         def rest():
             client.sendall(data[20:])
