@@ -1,5 +1,6 @@
 """Benchmark skipping a search through the Player (in its own process, and a leg at a time in
-a helper process, as the production server does) against the engine alone, in one run; and
+a helper process, as the production server does), with the outline of its tree that a skip
+sends, against the engine alone, in one run; and
 playing a run flat out, its batches searched here or by a helper: what it costs the process
 that sends them (the worker, on the production server)."""
 
@@ -35,7 +36,7 @@ def start_thread(fn):
 def time_skip(pool=None):
     """Skip a paused Player's whole search (in a pool's helpers, if given); return (seconds,
     reports, sends, summary)."""
-    reports, sends, ended, summary = [], [], [], {}
+    reports, sends, ended, summary, outlined = [], [], [], {}, []
     finished = threading.Event()
 
     def send(batch, on_ack):
@@ -44,11 +45,14 @@ def time_skip(pool=None):
 
     def report(snapshot, on_ack):
         reports.append(snapshot["events"])
+        outlined.append(sum(snapshot["outline"]["stretches"][0::3]))
         on_ack()
 
     def finish(result):
         ended.append(time.perf_counter())
-        summary.update(result)
+        # Where the outline is cut into parts depends on the reports' timing: only its sum is compared.
+        outline = result.pop("outline")
+        summary.update(result, outlined=sum(outlined) + sum(outline["stretches"][0::3]))
         finished.set()
 
     search = Search(knight_graph(SIZE, SIZE), START, ORDER)
@@ -140,7 +144,11 @@ def main(argv=None):
         f"Summary: {got[0]:,} visits + {got[1]:,} backtracks + {got[2]} found = "
         f"{summary['events']:,} events; found {summary['found']}, stopped {summary['stopped']}"
     )
-    matches = got == (visits, backtracks, tours) and summary["events"] == events
+    print(f"The tree's outline (sent with the reports and the summary) counts {summary['outlined']:,} nodes")
+    matches = (
+        got == (visits, backtracks, tours)
+        and summary["events"] == events == 2 * summary["outlined"] - len(summary["path"]) + tours
+    )
     print(
         f"Summary counts {'match' if matches else 'DO NOT match'} the expected "
         f"{visits:,} visits / {backtracks:,} backtracks / {tours} found"

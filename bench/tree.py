@@ -1,6 +1,7 @@
 """Benchmark the search tree beside the board: the page's rate with the tree in sight against the
 same page with it hidden, in turns in the same run; the tree's own memory; and what drawing the
-whole tree costs a frame."""
+whole tree costs a frame. Then the same search skipped to its end: the tree its outline makes,
+its memory and a frame's drawing."""
 
 import argparse
 import contextlib
@@ -27,7 +28,9 @@ GOAL_HEAP_MB = 64  # the tree's own memory
 TREE_BYTES = """() => {
   const tree = knightsTour.tree;
   const blocks = tree.low.reduce((n, level) => n + 2 * level.length, 0);
-  return { nodes: tree.size, depths: tree.chunks.reduce((n, c) => n + c.byteLength, 0), blocks };
+  const depths = tree.chunks.reduce((n, c) => n + c.byteLength, 0);
+  return { nodes: tree.size, exact: tree.exact, depths, blocks,
+           stretches: tree.stretches ? tree.stretches.from.length : 0 };
 }"""
 
 # (times) => milliseconds each of `times` drawings of the whole tree takes, into a canvas of the
@@ -75,6 +78,18 @@ def play(page, timeout):
     page.locator("#play").click()
     page.wait_for_function("window.__bench.foundAt !== null", polling=200, timeout=timeout * 1000)
     return page.evaluate(READ)
+
+
+def skip(page, timeout):
+    """Click Skip to end and wait up to timeout seconds for "Tour found"; return the seconds."""
+    began = page.evaluate("performance.now()")
+    page.get_by_role("button", name="Skip to end").click()
+    page.wait_for_function(
+        "document.getElementById('status').textContent.includes('Tour found')",
+        polling=200,
+        timeout=timeout * 1000,
+    )
+    return (page.evaluate("performance.now()") - began) / 1000
 
 
 def heap_used(page):
@@ -136,6 +151,18 @@ def main(argv=None):
                         memory = {**page.evaluate(TREE_BYTES), "heap": heap_used(page) - before}
                     draws += page.evaluate(DRAW, 20)
                 reset(page)
+        # The same search skipped, the tree in sight: its outline, not its events, draws it.
+        skipped = open_page(browser, server.url, problems)
+        skipped.set_viewport_size(VIEWPORT)
+        prepare(skipped, args.size, args.size, True)
+        before = heap_used(skipped)
+        skip_seconds = skip(skipped, args.timeout)
+        outlined = {**skipped.evaluate(TREE_BYTES), "heap": heap_used(skipped) - before}
+        skip_draws = skipped.evaluate(DRAW, 20)
+        if known and outlined["nodes"] != known[0]:
+            failures.append(
+                f"the skipped search's tree holds {outlined['nodes']:,} nodes, expected {known[0]:,}"
+            )
     rates = {side: [run["events"] / run["seconds"] for run in side_runs] for side, side_runs in runs.items()}
     ratio = max(rates["shown"]) / max(rates["hidden"])
     mb = (memory["depths"] + 4 * memory["blocks"]) / 2**20
@@ -163,6 +190,13 @@ def main(argv=None):
     print(
         f"  whole tree drawn  {frame:.2f} ms median, {max(draws):.2f} ms max over {len(draws)} drawings "
         f"(goal < {GOAL_FRAME_MS} ms: {verdict(max(draws) < GOAL_FRAME_MS)})"
+    )
+    print(
+        f"  skipped        {skip_seconds:.1f} s to the tour; its tree {outlined['nodes']:,} nodes, "
+        f"{outlined['exact']:,} held one by one, {outlined['stretches']:,} stretches; the page's heap "
+        f"grew {outlined['heap'] / 2**20:.1f} MB; drawn {statistics.median(skip_draws):.2f} ms median, "
+        f"{max(skip_draws):.2f} ms max "
+        f"(goal < {GOAL_FRAME_MS} ms: {verdict(max(skip_draws) < GOAL_FRAME_MS)})"
     )
     checks = f"{len(failures)} FAILED (above)" if failures else "every run found its tour, no page error"
     print(f"  checks         {checks}")

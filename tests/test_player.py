@@ -227,6 +227,32 @@ def skipped_to_end(player, receiver, size, visits, backtracks):
     assert receiver.count() < 10  # the skipped events were never sent
     for report in receiver.reports:
         assert report["skipping"] and report["visits"] - report["backtracks"] == len(report["path"])
+    outlined_as_searched(receiver, list(knight_tour(knight_graph(size, size), 0)))
+
+
+def outlined_as_searched(receiver, events):
+    """Check that the outlines of the reports and the summary, put together after the events
+    sent, count the nodes skipped and give the path's nodes as the search made them."""
+    nodes, path = 0, []
+    for kind, _, _ in events[: receiver.count()]:
+        if kind == "visit":
+            path.append(nodes)
+            nodes += 1
+        elif kind == "backtrack":
+            path.pop()
+    for part in [report["outline"] for report in receiver.reports] + [receiver.summary["outline"]]:
+        assert part["from"] == nodes
+        nodes += sum(part["stretches"][0::3])
+        path = path[: part["pathFrom"]] + part["pathNodes"]
+    assert nodes == receiver.summary["visits"]
+    expected, visits = [], 0
+    for kind, _, _ in events:
+        if kind == "visit":
+            expected.append(visits)
+            visits += 1
+        elif kind == "backtrack":
+            expected.pop()
+    assert path == expected
 
 
 @pytest.mark.parametrize("size, visits, backtracks", SKIPS)

@@ -14,6 +14,7 @@ import time
 from collections import deque
 
 from .graph import Graph
+from .outline import Outline
 from .search import Search, canonical, compact
 
 # Events searched between two looks at the clock (about a millisecond).
@@ -60,17 +61,64 @@ def advance(search, events, count, made):
     return made, tail[0] if tail else None
 
 
+def outline_at(state):
+    """Return an empty outline of a search's tree from the state it was left in on."""
+    path, tours = state["path"], state["tours"]
+    return Outline((state["events"] - tours + len(path)) // 2, len(path))
+
+
+def skim(search, made, last, count, outline):
+    """Search up to count events on from where a search is (`made` events, the last `last`)
+    without making them, summing them up in outline (see Search.skim: no event is made but the
+    few a start or a full path makes one by one); return (how many events the search has made
+    in all, the last of them, None if none)."""
+    if outline.skimmer is None or outline.skimmed_to != made:  # begun, or went on elsewhere: from where it is
+        outline.skimmer = None
+        events = go_on(search, where(search, made, last))
+        ended = last is not None and search.is_last(last)
+        while count and (last is None or len(search.path) == len(search.graph)) and not ended:
+            last = next(events)
+            outline.event(last)
+            made, count, ended = made + 1, count - 1, search.is_last(last)
+        if not count or ended:
+            outline.skimmed_to = made
+            return made, last
+        outline.skimmer = search.skim(last, (made - search.tours - len(search.path)) // 2, outline.nodes)
+        next(outline.skimmer)
+    before = len(search.path)
+    taken, low, high, last = outline.skimmer.send(count)
+    # Each visit lengthens the path and each backtrack shortens it; a tour reported does neither.
+    visits = (taken - len(search.tour_nodes) + len(search.path) - before) // 2
+    outline.piece(visits, low, high, search.nodes_at, search.tour_nodes, len(search.path))
+    made = search.events_at_end() if search.ended else made + taken
+    outline.skimmed_to = made
+    return made, last
+
+
 def search_on(search, state, limit, seconds, clock=time.monotonic):
     """Search on from state for about `seconds`, to `limit` events at most (None: no limit), or
-    to the search's end; return the state reached."""
-    events, count, last = go_on(search, state), state["events"], state["last"]
+    to the search's end; return the state reached, with the outline of the tree searched if
+    state asks for one (see outline.py)."""
+    count, last = state["events"], state["last"]
+    outline = outline_at(state) if state.get("outline") else None
+    if outline is None:
+        events = go_on(search, state)
+    else:
+        take_over(search, state)  # a skim goes on from the search's own path
     deadline = clock() + seconds
     while limit is None or count < limit:
-        count, taken = advance(search, events, SLICE if limit is None else min(SLICE, limit - count), count)
+        slice_ = SLICE if limit is None else min(SLICE, limit - count)
+        if outline is None:
+            count, taken = advance(search, events, slice_, count)
+        else:
+            count, taken = skim(search, count, last, slice_, outline)
         last = taken or last
         if search.ended or clock() >= deadline:
             break
-    return where(search, count, last)
+    reached = where(search, count, last)
+    if outline is not None:
+        reached["outline"] = outline.take()
+    return reached
 
 
 def kept(search, state, limit):

@@ -74,6 +74,25 @@ class Search:
         self.backtracks, self.ended = None, False
         return self._walk(*self._expander(), at=(canonical(last), backtracks))
 
+    def skim(self, last, backtracks, nodes):
+        """Return a generator that searches on after `last` (the search having left its path with
+        `backtracks`, as resume does) without making each event, summing up each piece instead:
+        primed with next() and sent how many events to search next, it yields (events searched,
+        the shallowest and the deepest visit's depth among them (a deepest of -1: no visit), the
+        last event). self.nodes_at[d] numbers the visit of the path's square at depth d, counting
+        visits from `nodes` (None for the squares it had before), and self.tour_nodes gains the
+        visit that ends each tour. The path must not be full: a full path's events (a tour
+        reported, the backtrack out of it) are resume's to make.
+        """
+        if self.is_last(canonical(last)):
+            raise ValueError("the search has ended: there is nothing to skim")
+        if len(self.path) == len(self.graph):
+            raise ValueError("a full path's events are resume's to make")
+        self.backtracks, self.ended = None, False
+        expand, visited = self._expander()
+        tries = self._tries(expand, visited, canonical(last))
+        return self._skim(expand, visited, tries, backtracks, nodes)
+
     def _expander(self):
         """Return the ordering of moves over a fresh set of visited squares, and that set."""
         visited = bytearray(len(self.graph))
@@ -194,6 +213,70 @@ class Search:
                 yield (BACKTRACK, u, depth)
                 depth -= 1
         self._end(backtracks)
+
+    def _skim(self, expand, visited, tries, backtracks, nodes):
+        """Search as _walk's loop does, counting events instead of making them (see skim)."""
+        adjacency, start, every, path = self.graph.adjacency, self.start, self.all_tours, self.path
+        last = len(adjacency) - 1
+        closing = set(adjacency[start]) if self.closed else None
+        extend, retract, push, pop = path.append, path.pop, tries.append, tries.pop
+        self.nodes_at, self.tour_nodes = nodes_at, tour_nodes = [None] * len(adjacency), []
+        depth, visits = len(path) - 1, nodes
+        # Each event counts down what is left of the piece; at 0 the piece is summed up and the
+        # next one is asked for. (The lines are inline, as in _walk: a call would cost the loop.)
+        taken = left = yield
+        low, high = len(adjacency), -1
+        while tries:
+            for v in tries[-1]:
+                if visited[v]:
+                    continue
+                visited[v] = 1
+                extend(v)
+                depth += 1
+                nodes_at[depth] = visits
+                visits += 1
+                if depth > high:
+                    high = depth
+                if depth < low:
+                    low = depth
+                left -= 1
+                if not left:
+                    taken = left = yield (taken, low, high, (VISIT, v, depth))
+                    low, high = len(adjacency), -1
+                if depth < last:
+                    push(iter(expand(v)))
+                    break
+                if closing is None or v in closing:
+                    self._found()
+                    tour_nodes.append(visits - 1)
+                    left -= 1
+                    if not every:
+                        self._end(backtracks)
+                        yield (taken - left, low, high, (FOUND, v, depth))
+                        return
+                    if not left:
+                        taken = left = yield (taken, low, high, (FOUND, v, depth))
+                        low, high = len(adjacency), -1
+                retract()
+                visited[v] = 0
+                backtracks += 1
+                left -= 1
+                if not left:
+                    taken = left = yield (taken, low, high, (BACKTRACK, v, depth))
+                    low, high = len(adjacency), -1
+                depth -= 1
+            else:
+                pop()
+                u = retract()
+                visited[u] = 0
+                backtracks += 1
+                left -= 1
+                if not left:
+                    taken = left = yield (taken, low, high, (BACKTRACK, u, depth))
+                    low, high = len(adjacency), -1
+                depth -= 1
+        self._end(backtracks)
+        yield (taken - left, low, high, (BACKTRACK, start, 0))
 
 
 def knight_tour(graph, start, order="naive", **options):

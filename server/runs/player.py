@@ -30,7 +30,8 @@ class Player:
     """Pull events from a Search and hand them on in paced, acknowledged batches.
 
     send(batch, on_ack) delivers a list of events; report(snapshot, on_ack) delivers the
-    progress of a skip; finish(summary) follows the last batch; stalled(True) says that a
+    progress of a skip, with the outline of the tree it searched since the last report (see
+    engine/outline.py); finish(summary) follows the last batch; stalled(True) says that a
     playing run waits on a batch unacknowledged for STALL seconds, stalled(False) that it goes
     on. All are called from the player's own thread, which start_task(fn) starts; on_ack()
     must be called once the receiver has taken what was sent.
@@ -69,6 +70,7 @@ class Player:
         self._speed = speed
         self._paused = paused
         self._skipping = False
+        self._outline = None  # the outline of a skip's tree not yet reported
         self._steps = 0
         self._in_flight = 0
         self._sent = deque()  # when each batch in flight was sent, oldest first
@@ -189,13 +191,16 @@ class Player:
         }
 
     def summary(self):
-        """Return the result of a finished run."""
+        """Return the result of a finished run (with the outline of the tree a skip searched
+        after its last report)."""
         search = self.search
+        outline, self._outline = self._outline, None
         return {
             **self._snapshot(),
             "found": search.tours > 0,
             "tour": search.last_tour,
             "stopped": None if self._exhausted else "budget",
+            **({} if outline is None else {"outline": outline.take()}),
         }
 
     # The player's thread.
@@ -319,9 +324,13 @@ class Player:
         self._exhausted = last is None or self.search.is_last(last)
         self.done = self._exhausted or self.events == self.budget
 
-    def _advance(self, count):
-        """Search up to count events without keeping them (the lock is held)."""
-        self.events, taken = legs.advance(self.search, self._stream(), count, self.events)
+    def _advance(self, count, outline=None):
+        """Search up to count events without keeping them but in outline (the lock is held)."""
+        if outline is None:
+            self.events, taken = legs.advance(self.search, self._stream(), count, self.events)
+        else:
+            self.events, taken = legs.skim(self.search, self.events, self.last, count, outline)
+            self._events = None  # skimmed: the events here go on from its path
         self.last = taken or self.last
         self._note_end(taken)
 
@@ -331,14 +340,17 @@ class Player:
         limit = min((n for n in (until, self.budget) if n is not None), default=None)
         if self._leg is not None and self._search_elsewhere(limit, skip=until is None) is not None:
             return
+        outline = self._outline if until is None else None
         with self._turn(), self._cond:  # held for a slice (under 1 ms), so snapshots stay whole
-            self._advance(SKIP_SLICE if limit is None else min(SKIP_SLICE, limit - self.events))
+            self._advance(SKIP_SLICE if limit is None else min(SKIP_SLICE, limit - self.events), outline)
 
     def _search_elsewhere(self, limit, skip=False, keep=False):
         """Have a leg searched elsewhere and take on the state it reached; return its events if
         kept (see legs.kept), else []; or None if it must be searched here (its helper was lost)."""
         with self._cond:
             state = legs.where(self.search, self.events, self.last)
+        if skip:
+            state["outline"] = True
         leg = self._leg(self.search, state, limit, keep=keep)
         leg.add_done_callback(lambda _: self._wake())
 
@@ -364,6 +376,8 @@ class Player:
                 return None  # its helper was lost: the next leg goes to a new one
             self.last = legs.take_over(self.search, reached)
             self.events = reached["events"]
+            if skip:
+                self._outline.merge(reached["outline"])
             self._events = None  # searched elsewhere: the events here go on from its path
             self._note_end(self.last)
         return Compact(events)
@@ -383,6 +397,8 @@ class Player:
         """Search without sending events until done, paused or stopped, reporting progress."""
         began = reported = self._clock()
         first = self.events
+        with self._cond:
+            self._outline = legs.outline_at(legs.where(self.search, self.events, self.last))
         waiting = threading.Event()  # set while a report is out and not yet acknowledged
         while True:
             self._search_unsent()
@@ -400,9 +416,11 @@ class Player:
                         "skipping": not cancelled,
                         "elapsed": now - began,
                         "rate": (self.events - first) / max(now - began, 1e-9),
+                        "outline": self._outline.take(),
                     },
                     waiting.clear,
                 )
             if cancelled:
+                self._outline = None
                 return
             time.sleep(0)  # let other clients' work in between slices, under gevent too

@@ -149,7 +149,7 @@ export function partingNode(first, second) {
   let known = partings.get(a);
   if (!known || known.other !== b) partings.set(a, known = { other: b, alike: 0, parted: false });
   // Trees only grow, so nodes found alike stay so: each node is compared once.
-  for (const end = Math.min(a.size, b.size); !known.parted && known.alike < end;) {
+  for (const end = Math.min(a.exact, b.exact); !known.parted && known.alike < end;) {
     const k = known.alike, x = first.codeAt(a.eventOf(k)), y = second.codeAt(b.eventOf(k));
     if (x === null || y === null) return null;
     if (a.depthOf(k) !== b.depthOf(k) || x !== y) known.parted = true;

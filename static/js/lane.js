@@ -24,7 +24,8 @@ export class Lane {
     this.result = null;   // the 'finished' of the run, once it has ended
     this.model = createModel(1, 1, 0);
     this.timeline = new Timeline();
-    // The search tree of the events received; whole only while none was skipped over (whole).
+    // The search tree of the events received, and of skips' outlines; whole only while no event
+    // was missed without one (whole).
     this.tree = new SearchTree(1);
     // The events received before a skip's jump, so that step back and scrub still reach them,
     // oldest first: each {first, head, at(n), end, next}, end the model after its last event and
@@ -227,7 +228,10 @@ export class Lane {
     if (forward && t.head > t.first) this.earlier.push(this.keep());
     else if (snapshot.events < t.first) this.earlier = []; // the timeline starts over from there
     this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
-    if (snapshot.events !== t.head) this.tree.whole = false; // the events in between are not here
+    // The events in between are not here: a skip's outline stands for them, if it begins where
+    // the tree ends.
+    if (this.tree.whole && snapshot.outline) this.tree.whole = this.tree.outline(snapshot.outline);
+    else if (snapshot.events !== t.head) this.tree.whole = false;
     t.jump(snapshot.events, path.length);
     // The last part kept before a jump goes on where the latest snapshot is.
     const last = this.earlier.at(-1);

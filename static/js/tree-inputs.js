@@ -14,7 +14,8 @@ export function bindTreeInputs(els, store, runs, playback) {
   const treeInputs = (canvas, laneOf) => {
     const shown = () => treeShown(store.state, laneOf(), treeLanes(store.state, runs));
     const chooseNode = (node) => setView({ treeNode: node < 0 ? null : { run: laneOf().run?.run, node } });
-    const visitNode = (node) => node >= 0 && playback.seek(laneOf().tree.eventOf(node) + 1);
+    // A node a skip outlined has no event kept to go to.
+    const visitNode = (node) => node >= 0 && node < laneOf().tree.exact && playback.seek(laneOf().tree.eventOf(node) + 1);
     const pointed = (event) => {
       const rect = canvas.getBoundingClientRect();
       return nodeUnder(shown(), rect.width, rect.height, event.clientX - rect.left, event.clientY - rect.top);
@@ -75,11 +76,13 @@ export function bindTreeInputs(els, store, runs, playback) {
     on(canvas, "blur", () => chooseNode(-1));
     on(canvas, "keydown", (event) => {
       const lane = laneOf(), k = pointedNode(store.state, lane), tree = lane.tree;
+      // The keys walk the nodes held one by one; a node a skip outlined stays chosen.
+      const held = k < tree.exact;
       const moves = {
-        ArrowUp: () => tree.parent(k),
-        ArrowDown: () => tree.firstChild(k),
-        ArrowLeft: () => tree.previousSibling(k),
-        ArrowRight: () => tree.nextSibling(k),
+        ArrowUp: () => (held ? tree.parent(k) : -1),
+        ArrowDown: () => (held ? tree.firstChild(k) : -1),
+        ArrowLeft: () => (held ? tree.previousSibling(k) : -1),
+        ArrowRight: () => (held ? tree.nextSibling(k) : -1),
       };
       const zooms = { "+": 0.5, "=": 0.5, "-": 2, 0: 0 };
       if (event.key in zooms) {

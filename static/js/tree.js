@@ -7,11 +7,18 @@
 //
 // Searches over the depths take O(log n): blocks of BLOCK << l nodes keep their lowest and
 // highest depth, level by level, once they are whole.
+//
+// A skip sends no events, but an outline of the nodes it searched (server/engine/outline.py):
+// stretches of nodes with their count and their shallowest and deepest node, the tours, and the
+// path's nodes at the end. After one, the tree is the nodes held one by one (`exact` of them),
+// then stretches up to `size`; events that come after it are summed up as stretches too. The
+// path is known at the newest moment only there.
 
 const CHUNK_BITS = 20;         // depths are kept in chunks of a million nodes: growing copies none
 const CHUNK = 1 << CHUNK_BITS;
 const BLOCK_BITS = 6;          // the smallest block summed up: 64 nodes
 const BLOCK = 1 << BLOCK_BITS;
+const MAX_STRETCHES = 1 << 16; // stretches kept before each two neighbours are made one
 
 /** Return the first node of column c, when width columns show the nodes from to to. */
 export function columnStart(from, to, width, c) {
@@ -30,6 +37,9 @@ export class SearchTree {
     this.Depths = squares < 256 ? Uint8Array : Uint16Array;
     this.chunks = [];
     this.size = 0;    // nodes
+    this.exact = 0;   // nodes held one by one (with their depths): the first ones
+    this.stretches = null; // after a skip: {from, low, high} arrays, the outline of the nodes after exact
+    this.pathNodes = null; // after a skip: the node of each square of the newest path
     this.depth = 0;   // the path's length after the last event
     this.tours = [];  // the last node of each tour found, in order
     this.whole = true; // every event since the start was pushed (a jump over some leaves a part)
@@ -39,6 +49,10 @@ export class SearchTree {
 
   /** Grow the tree by wire codes: a visit is a node, a backtrack shortens the path, "found" marks a tour. */
   push(codes) {
+    if (this.stretches) {
+      this.pushOutlined(codes);
+      return;
+    }
     for (const code of codes) {
       if (code === "found") this.tours.push(this.size - 1);
       else if (code >= 0) this.add(++this.depth);
@@ -46,7 +60,87 @@ export class SearchTree {
     }
   }
 
+  /** Grow the outlined part by wire codes: their nodes as one stretch. */
+  pushOutlined(codes) {
+    const from = this.size, path = this.pathNodes;
+    let low = Infinity, high = -Infinity;
+    for (const code of codes) {
+      if (code === "found") this.tours.push(this.size - 1);
+      else if (code >= 0) {
+        path[this.depth++] = this.size++;
+        if (this.depth < low) low = this.depth;
+        if (this.depth > high) high = this.depth;
+      } else this.depth -= 1;
+    }
+    path.length = this.depth;
+    if (this.size > from) this.stretch(from, low, high);
+  }
+
+  /**
+   * Grow the tree by a skip's outline (see server/engine/outline.py); return whether it fitted:
+   * false if it does not begin at the tree's last node (the tree was not whole before it).
+   */
+  outline({ from, stretches, tours, pathFrom, pathNodes }) {
+    if (from !== this.size || pathFrom > this.depth) return false;
+    if (!this.stretches) {
+      this.pathNodes = this.path(this.size, this.depth);
+      this.stretches = { from: [], low: [], high: [] };
+    }
+    for (let i = 0; i < stretches.length; i += 3) {
+      this.stretch(this.size, stretches[i + 1], stretches[i + 2]);
+      this.size += stretches[i];
+    }
+    this.tours.push(...tours);
+    this.pathNodes = this.pathNodes.slice(0, pathFrom).concat(pathNodes);
+    this.depth = this.pathNodes.length;
+    return true;
+  }
+
+  stretch(from, low, high) {
+    const s = this.stretches;
+    s.first = null;
+    s.from.push(from);
+    s.low.push(low);
+    s.high.push(high);
+    if (s.from.length < MAX_STRETCHES) return;
+    // A search skipped for hours: each two neighbours made one, so the outline's memory stays bounded.
+    for (const [key, pick] of [["from", (a) => a], ["low", Math.min], ["high", Math.max]]) {
+      const values = s[key];
+      s[key] = values.filter((_, i) => i % 2 === 0).map((a, i) => pick(a, values[2 * i + 1] ?? a));
+    }
+  }
+
+  /** Return the index of the stretch that holds node k (one of the outlined part). */
+  stretchOf(k) {
+    const from = this.stretches.from;
+    let lo = 0, hi = from.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (from[mid] <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Return the outlined stretch that holds node k: {from, to, low, high}. */
+  stretchAt(k) {
+    const s = this.stretches, i = this.stretchOf(k);
+    return { from: s.from[i], to: s.from[i + 1] ?? this.size, low: s.low[i], high: s.high[i] };
+  }
+
+  /** Return the deepest depth of the outlined nodes from to to (not included), or 0 for none. */
+  outlinedHigh(from, to) {
+    if (!this.stretches || to <= this.exact || from >= this.size) return 0;
+    const s = this.stretches;
+    let high = 0;
+    for (let i = this.stretchOf(Math.max(from, this.exact)); i < s.from.length && s.from[i] < to; i++) {
+      if (s.high[i] > high) high = s.high[i];
+    }
+    return high;
+  }
+
   add(depth) {
+    this.exact++;
     const k = this.size++;
     if ((k & (CHUNK - 1)) === 0) this.chunks.push(new this.Depths(CHUNK));
     this.chunks[k >> CHUNK_BITS][k & (CHUNK - 1)] = depth;
@@ -87,7 +181,7 @@ export class SearchTree {
   blockAt(k, to) {
     if (k % BLOCK) return -1;
     let l = -1;
-    while ((k % (BLOCK << (l + 1))) === 0 && k + (BLOCK << (l + 1)) <= Math.min(to, this.size)
+    while ((k % (BLOCK << (l + 1))) === 0 && k + (BLOCK << (l + 1)) <= Math.min(to, this.exact)
       && this.low[l + 1] && (k >> (BLOCK_BITS + l + 1)) < this.low[l + 1].length) l++;
     return l;
   }
@@ -104,7 +198,7 @@ export class SearchTree {
   /** Return [lowest, highest] depth of the nodes from to to (not included); [Infinity, -Infinity] for none. */
   range(from, to) {
     let low = Infinity, high = -Infinity;
-    for (let k = from; k < Math.min(to, this.size);) {
+    for (let k = from; k < Math.min(to, this.exact);) {
       const l = this.blockAt(k, to);
       if (l < 0) {
         const d = this.depthOf(k++);
@@ -120,10 +214,10 @@ export class SearchTree {
     return [low, high];
   }
 
-  /** Return the first node after k whose depth is at most depth, or size if none is yet. */
+  /** Return the first node after k held one by one whose depth is at most depth, or exact if none is. */
   nextAtMost(k, depth) {
-    const found = this.first(k + 1, this.size, (low) => low <= depth);
-    return found < 0 ? this.size : found;
+    const found = this.first(k + 1, this.exact, (low) => low <= depth);
+    return found < 0 ? this.exact : found;
   }
 
   /** Return the first node from k to to (not included) whose depth is at least depth, or -1. */
@@ -136,7 +230,7 @@ export class SearchTree {
    * holds(low, high) says whether a stretch of nodes with these depths may hold one.
    */
   first(k, to, holds) {
-    for (let j = k; j < Math.min(to, this.size);) {
+    for (let j = k; j < Math.min(to, this.exact);) {
       const l = this.blockAt(j, to);
       if (l < 0) {
         const d = this.depthOf(j);
@@ -179,13 +273,39 @@ export class SearchTree {
     return -1;
   }
 
-  /** Return the number of nodes in node k's subtree, k included, among the first visits nodes. */
+  /**
+   * Return the number of nodes in node k's subtree, k included, among the first visits nodes.
+   * Of a node whose subtree goes on into the outlined part, off the newest path, at least that
+   * many: its subtree ends in the first stretch that goes as shallow as it.
+   */
   subtreeSize(k, visits = this.size) {
-    return Math.min(this.nextAtMost(k, this.depthOf(k)), visits) - k;
+    // A node of the outlined part: on the newest path its subtree is every node after it; off
+    // it, its stretch stands for it.
+    if (k >= this.exact) return Math.max(0, Math.min(this.depthAt(k) ? this.size : this.stretchAt(k).to, visits) - k);
+    const depth = this.depthOf(k), end = this.nextAtMost(k, depth);
+    if (end < this.exact || !this.stretches) return Math.min(end, visits) - k;
+    if (visits > this.exact && this.pathNodes[depth - 1] === k) return visits - k;
+    return Math.min(this.firstAsShallow(depth), visits) - k;
+  }
+
+  /** Return the first node of the first stretch that goes as shallow as depth, or size if none does. */
+  firstAsShallow(depth) {
+    const s = this.stretches;
+    if (!s.first) {
+      // s.first[d]: that stretch's index for depth d, found in one pass as the lowest so far falls.
+      s.first = [];
+      for (let i = 0, lowest = this.squares + 1; i < s.from.length; i++) {
+        for (let d = s.low[i]; d < lowest; d++) s.first[d] = i;
+        lowest = Math.min(lowest, s.low[i]);
+      }
+    }
+    const i = s.first[depth];
+    return i === undefined ? this.size : s.from[i];
   }
 
   /** Return whether node k is on the path after visits nodes, when the path is length squares long. */
   onPath(k, visits, length) {
+    if (visits > this.exact) return this.path(visits, length).includes(k);
     const depth = this.depthOf(k);
     return k < visits && depth <= length && this.ancestor(visits - 1, depth) === k;
   }
@@ -200,8 +320,30 @@ export class SearchTree {
     return depth === this.depthOf(k) ? k : this.lastAtMost(k, depth);
   }
 
+  /**
+   * Return node k's depth as far as the tree knows it: 0 for a node of the outlined part that is
+   * not on the newest path.
+   */
+  depthAt(k) {
+    return k < this.exact ? this.depthOf(k) : this.pathNodes.indexOf(k) + 1;
+  }
+
+  /**
+   * Return [first node, end, depth] of the box drawn for node k: its subtree's, among the first
+   * visits nodes (known, for a node the search comes to later); of a node of the outlined part
+   * off the newest path, its stretch's.
+   */
+  boxOf(k, visits, known) {
+    const depth = this.depthAt(k), upTo = k < visits ? visits : known;
+    if (depth) return [k, k + this.subtreeSize(k, upTo), depth];
+    const { from, to, low } = this.stretchAt(k);
+    return [from, Math.min(to, upTo), low];
+  }
+
   /** Return the nodes of the path after visits nodes, when the path is length squares long. */
   path(visits, length) {
+    // After a skip the path is known at the newest moment: earlier ones keep what they share with it.
+    if (visits > this.exact) return this.pathNodes.slice(0, length).filter((k) => k < visits);
     const nodes = new Array(length);
     let k = visits - 1;
     for (let d = Math.min(length, visits ? this.depthOf(k) : 0); d >= 1; d--) {
@@ -213,13 +355,13 @@ export class SearchTree {
 
   /** Return node k's first child, or -1 if the search went no deeper from it. */
   firstChild(k) {
-    return k + 1 < this.size && this.depthOf(k + 1) === this.depthOf(k) + 1 ? k + 1 : -1;
+    return k + 1 < this.exact && this.depthOf(k + 1) === this.depthOf(k) + 1 ? k + 1 : -1;
   }
 
   /** Return the sibling the search tried after node k, or -1 if none (yet). */
   nextSibling(k) {
     const j = this.nextAtMost(k, this.depthOf(k));
-    return j < this.size && this.depthOf(j) === this.depthOf(k) ? j : -1;
+    return j < this.exact && this.depthOf(j) === this.depthOf(k) ? j : -1;
   }
 
   /** Return the sibling the search tried before node k, or -1 if none. */
@@ -243,15 +385,24 @@ export class SearchTree {
     for (let c = 0; c < width; c++) {
       const a = Math.round(starts[c] / snap) * snap;
       const b = Math.max(c + 1 === width ? starts[width] : Math.round(starts[c + 1] / snap) * snap, a + 1);
-      high[c] = a < this.size ? this.range(a, Math.min(b, this.size))[1] : 0;
+      high[c] = Math.max(a < this.exact ? this.range(a, Math.min(b, this.exact))[1] : 0, this.outlinedHigh(a, b));
     }
     return { starts, high };
   }
 
   /** Return the node drawn at column c of width columns of nodes from to to, at depth; or -1. */
   pointAt(from, to, width, c, depth) {
-    const a = columnStart(from, to, width, c);
-    return this.nodeAt(a, Math.max(columnStart(from, to, width, c + 1), a + 1), depth);
+    const a = columnStart(from, to, width, c), b = Math.max(columnStart(from, to, width, c + 1), a + 1);
+    if (a < this.exact || depth < 1) return this.nodeAt(a, Math.min(b, this.exact), depth);
+    if (depth > this.outlinedHigh(a, b)) return -1;
+    // In the outlined part: the newest path's node, if the column holds it or lies in its subtree.
+    const onPath = this.pathNodes[depth - 1];
+    if (onPath !== undefined && onPath < b) return onPath;
+    // Else an ancestor held one by one, if no stretch before the column went as shallow; else
+    // the column's own stretch stands for it.
+    const s = this.stretches, last = this.stretchOf(a);
+    for (let i = 0; i <= last; i++) if (s.low[i] <= depth) return a;
+    return this.lastAtMost(this.exact, depth);
   }
 
   /**

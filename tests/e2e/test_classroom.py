@@ -132,3 +132,31 @@ def test_presenter_view_shows_the_code_and_a_big_board(page, code):
     page.screenshot(path=artifact("presenter.png"))
     page.get_by_role("button", name="Leave presenter view").click()
     expect(page.get_by_label("Rows", exact=True)).to_be_visible()
+
+
+def test_the_class_sees_the_instructors_skip_as_a_whole_tree_and_a_late_joiner_is_told_why_not(
+    page, code, open_student
+):
+    page.get_by_label("Rows", exact=True).fill("6")
+    page.get_by_label("Rows", exact=True).dispatch_event("change")
+    page.get_by_label("Columns", exact=True).fill("6")
+    page.get_by_label("Columns", exact=True).dispatch_event("change")
+    student = open_student(f"/?class={code}")
+    expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
+    for events in range(1, 4):
+        page.get_by_role("button", **STEP).click()
+        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    late = open_student(f"/?class={code}")
+    late.wait_for_function("() => knightsTour.model.events === 3")
+    page.get_by_role("button", name="Skip to end").click()
+    for each in (page, student, late):
+        expect(each.get_by_role("status")).to_contain_text("Tour found", timeout=30_000)
+    # 183,635 visits: the instructor's tree and the student's, every node counted.
+    trees = "() => [knightsTour.tree.whole, knightsTour.tree.size]"
+    assert page.evaluate(trees) == student.evaluate(trees) == [True, 183_635]
+    expect(student.locator("#tree-picture")).to_be_visible()
+    expect(student.locator("#tree-note")).to_be_hidden()
+    # Joined after the run began, the late student holds no tree of its first moves: it is told so.
+    assert late.evaluate(trees)[0] is False
+    expect(late.locator("#tree-note")).to_be_visible()
+    expect(late.locator("#tree-note")).to_contain_text("a run joined under way")

@@ -189,13 +189,44 @@ def test_a_race_draws_both_trees_on_one_scale_and_zooms_to_where_they_part(open_
     section.screenshot(path=artifact(f"tree_race_parting_{screen}_{language}.png"))
 
 
-def test_after_a_skip_the_tree_says_it_shows_only_what_was_played(open_page):
-    page = open_page("/?rows=5&cols=5&order=naive")
-    step_events(page, 5)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_after_a_skip_the_tree_is_the_whole_search_the_skipped_part_outlined(open_page, screen):
+    page = open_page("/?rows=6&cols=6&order=naive", viewport=SCREENS[screen])
+    step_events(page, 40)
     page.get_by_role("button", name="Skip to end").click()
-    expect(page.get_by_role("status")).to_contain_text("Tour found")
-    expect(page.locator("#tree-note")).to_be_visible()
-    expect(page.locator("#tree-picture")).to_be_hidden()
+    expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=30_000)
+    tree = page.locator("#tree-picture")
+    expect(tree).to_be_visible()
+    expect(page.locator("#tree-note")).to_be_hidden()
+    events = list(knight_tour(knight_graph(6, 6), 0))
+    played = sum(1 for kind, _, _ in events[:40] if kind == "visit")
+    path, visits = [], 0
+    for kind, _, _ in events:
+        if kind == "visit":
+            path.append(visits)
+            visits += 1
+        elif kind == "backtrack":
+            path.pop()
+    assert visits == 183_635
+    held = page.evaluate(
+        "() => { const t = knightsTour.tree; return [t.size, t.exact, t.tours, t.path(t.size, t.depth)]; }"
+    )
+    assert held == [visits, played, [visits - 1], path]
+    tree.scroll_into_view_if_needed()
+    box = tree.bounding_box()
+    said = page.locator("#tree-point")
+    # The start square's node spans the picture: its subtree is the whole search.
+    tree.hover(position={"x": box["width"] * 0.5, "y": 2})
+    expect(said).to_have_text(
+        f"a6, depth 1: its subtree holds {visits:,} squares so far; the knight is in it"
+    )
+    # Deep in the skipped part, a stretch of the outline: how many squares, at which depths.
+    tree.hover(position={"x": box["width"] * 0.5, "y": box["height"] * 0.6})
+    expect(said).to_have_text(re.compile(r"^Searched in a skip: [\d,]+ squares here, at depths \d+ to \d+ "))
+    # A click there has no moment to go to: the view stays at the end.
+    tree.click(position={"x": box["width"] * 0.5, "y": box["height"] * 0.6})
+    assert model(page, "events") == len(events)
+    page.locator("section[data-panel=tree]").screenshot(path=artifact(f"tree_skipped_{screen}.png"))
 
 
 def test_two_fingers_pinch_the_tree_in_and_out(open_page):

@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { knightMoves, orderMoves } from "../../static/js/orderings.js";
 import { partingNode } from "../../static/js/lane-facts.js";
-import { SearchTree } from "../../static/js/tree.js";
+import { SearchTree, columnStart } from "../../static/js/tree.js";
 import { random } from "./support/random.js";
 
 /** Return the wire codes of a search's walk of n events from the start: visits, backtracks, tours. */
@@ -232,4 +232,104 @@ test("while a race's trees are alike so far they have not parted, and a tree gro
   const skipped = laneOf([0, 7, 4], 25);
   skipped.tree.whole = false;
   assert.equal(partingNode(skipped, laneOf([0, 7, 9], 25)), null);
+});
+
+/**
+ * Return a skip's outline of codes from event `from` on, as the server sends it in reports of
+ * `report` events (see server/engine/outline.py), each in stretches of `slice` events.
+ */
+function outlineOf(codes, from, report, slice) {
+  const path = [], parts = [];
+  let nodes = 0;
+  for (const code of codes.slice(0, from)) {
+    if (code === "found") continue;
+    if (code >= 0) path.push(nodes++);
+    else path.pop();
+  }
+  for (let a = from; a < codes.length; a += report) {
+    const part = { from: nodes, stretches: [], tours: [], pathFrom: path.length };
+    for (let b = a; b < Math.min(a + report, codes.length); b += slice) {
+      let count = 0, low = Infinity, high = -Infinity;
+      for (const code of codes.slice(b, Math.min(b + slice, a + report, codes.length))) {
+        if (code === "found") part.tours.push(nodes - 1);
+        else if (code >= 0) {
+          path.push(nodes++);
+          count += 1;
+          low = Math.min(low, path.length);
+          high = Math.max(high, path.length);
+          part.pathFrom = Math.min(part.pathFrom, path.length - 1);
+        } else {
+          path.pop();
+          part.pathFrom = Math.min(part.pathFrom, path.length);
+        }
+      }
+      if (count) part.stretches.push(count, low, high);
+    }
+    part.pathNodes = path.slice(part.pathFrom);
+    parts.push(part);
+  }
+  return parts;
+}
+
+test("a skip's outline stands for its nodes: count, depths, tours, the newest path, and events after it", () => {
+  const codes = search(5, 5, 0, { every: true }).slice(0, 200_000), played = 30_000, skipped = 150_000;
+  const whole = new SearchTree(25), tree = new SearchTree(25);
+  whole.push(codes);
+  tree.push(codes.slice(0, played));
+  for (const part of outlineOf(codes.slice(0, skipped), played, 20_000, 3000)) assert.ok(tree.outline(part));
+  tree.push(codes.slice(skipped)); // played after the skip was paused
+  assert.equal(tree.size, whole.size);
+  assert.ok(tree.exact < tree.size);
+  assert.deepEqual(tree.tours, whole.tours);
+  assert.equal(tree.depth, whole.depth);
+  const path = whole.path(whole.size, whole.depth);
+  assert.deepEqual(tree.path(tree.size, tree.depth), path);
+  // Each stretch's deepest node is the tree's; a column never drawn shallower than its nodes.
+  const s = tree.stretches;
+  for (let i = 0; i < s.from.length; i++) {
+    const to = s.from[i + 1] ?? tree.size;
+    assert.equal(tree.outlinedHigh(s.from[i], to), whole.range(s.from[i], to)[1]);
+    assert.equal(s.low[i], whole.range(s.from[i], to)[0]);
+  }
+  const drawn = tree.columns(0, tree.size, 700).high, exact = whole.columns(0, whole.size, 700).high;
+  for (let c = 0; c < 700; c++) assert.ok(drawn[c] >= exact[c], `column ${c}`);
+  // The newest path's nodes are found where they are drawn, with their subtrees; a node held one
+  // by one keeps its own, or at least the part of it before the outline.
+  for (const [d, k] of path.entries()) {
+    assert.equal(tree.depthAt(k), d + 1);
+    assert.equal(tree.subtreeSize(k), whole.subtreeSize(k));
+    assert.deepEqual(tree.boxOf(k, tree.size, tree.size), [k, k + whole.subtreeSize(k), d + 1]);
+    let c = Math.floor((k * 70_000) / tree.size);
+    while (columnStart(0, tree.size, 70_000, c + 1) <= k) c += 1; // the column that holds k
+    if (k > tree.exact + 100) assert.equal(tree.pointAt(0, tree.size, 70_000, c, d + 1), k);
+  }
+  for (let k = 0; k < tree.exact; k += 97) {
+    const size = tree.subtreeSize(k), exactSize = whole.subtreeSize(k);
+    if (k + exactSize <= tree.exact) assert.equal(size, exactSize, `subtree of ${k}`);
+    else assert.ok(size <= exactSize && k + size >= tree.exact, `subtree of ${k}`);
+  }
+  // A node of the outline off the path is drawn as its stretch.
+  const off = s.from[3] + 1;
+  assert.equal(tree.depthAt(off), 0);
+  assert.deepEqual(tree.boxOf(off, tree.size, tree.size), [s.from[3], s.from[4], s.low[3]]);
+});
+
+test("an outline that does not begin where the tree ends is refused", () => {
+  const codes = search(5, 5, 0), tree = new SearchTree(25);
+  tree.push(codes.slice(0, 1000));
+  const [part] = outlineOf(codes, 1200, 10_000, 500);
+  assert.equal(tree.outline(part), false);
+  assert.equal(tree.stretches, null);
+});
+
+test("a skip of hours keeps its outline's stretches bounded", () => {
+  const tree = new SearchTree(64);
+  tree.push([0, 1, 2]);
+  for (let i = 0; i < 200_000; i++) {
+    assert.ok(tree.outline({ from: tree.size, stretches: [10, 3, 3 + (i % 50)], tours: [], pathFrom: 3, pathNodes: [] }));
+  }
+  assert.equal(tree.size, 3 + 2_000_000);
+  assert.ok(tree.stretches.from.length < 1 << 16);
+  assert.equal(tree.outlinedHigh(0, tree.size), 52);
+  assert.equal(tree.stretchAt(tree.size - 1).to, tree.size);
 });

@@ -37,12 +37,16 @@ function showRows(list, rows) {
  */
 function describeNode(lane, k) {
   const { tree, model } = lane, later = k >= model.visits;
+  if (!tree.depthAt(k)) {
+    const { from, to, low, high } = tree.stretchAt(k);
+    return t("lesson.treeNodeSkipped", { n: to - from, low, high });
+  }
   const size = tree.subtreeSize(k, later ? tree.size : model.visits);
   const tours = tree.toursBefore(k + size) - tree.toursBefore(k);
   const open = !later && tree.onPath(k, model.visits, model.path.length);
   const id = later ? "lesson.treeNodeLater" : open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours"
     : "lesson.treeNodeDeadEnd";
-  return t(id, { square: squareOf(lane, k), depth: tree.depthOf(k), n: size, tours });
+  return t(id, { square: squareOf(lane, k), depth: tree.depthAt(k), n: size, tours });
 }
 
 /**
@@ -60,9 +64,14 @@ function branchRows(lane) {
   }));
 }
 
-/** Return the name of the square of the lane's tree's node k ("?" once its event is let go). */
+/**
+ * Return the name of the square of the lane's tree's node k ("?" once its event is let go); of a
+ * node a skip outlined, on the newest path, the square the board shows there.
+ */
 function squareOf(lane, k) {
-  const code = lane.codeAt(lane.tree.eventOf(k));
+  const { tree, model } = lane;
+  if (k >= tree.exact) return model.visits === tree.size ? nameOf(lane, model.path[tree.depthAt(k) - 1]) : "?";
+  const code = lane.codeAt(tree.eventOf(k));
   return code === null ? "?" : nameOf(lane, code);
 }
 

@@ -40,7 +40,7 @@ export class TreePainter {
     ctx.font = STYLE.quietFont.replace("{size}", NAME_SIZE);
     ctx.textAlign = "center";
     ctx.textBaseline = "top";
-    for (let k = from; k < Math.min(to, known); k++) {
+    for (let k = from; k < Math.min(to, known, tree.exact); k++) {
       const name = nameOf(k), x = (k - from + 0.5) * scale;
       const top = Math.min(tree.depthOf(k) * row + 1, height - NAME_SIZE - 3);
       const wide = Math.min(ctx.measureText(name).width, scale - 4) + 4;
@@ -133,9 +133,10 @@ export class TreePainter {
     }
     // The node pointed at or chosen by the keys: its subtree's box, from its row down.
     if (pointed >= from && pointed < Math.min(to, known)) {
-      const end = pointed + tree.subtreeSize(pointed, pointed < visits ? visits : known);
-      const x0 = ((pointed - from) / (to - from)) * columns, x1 = ((Math.min(end, to) - from) / (to - from)) * columns;
-      const top = (tree.depthOf(pointed) - 1) * row;
+      const [first, end, depth] = tree.boxOf(pointed, visits, known);
+      const x0 = ((Math.max(first, from) - from) / (to - from)) * columns;
+      const x1 = ((Math.min(end, to) - from) / (to - from)) * columns;
+      const top = (depth - 1) * row;
       ctx.strokeStyle = STYLE.currentEdge;
       ctx.lineWidth = 2;
       ctx.strokeRect(Math.floor(x0) + 1, top + 1, Math.max(Math.round(x1 - x0), 1) - 1, height - top - 2);

@@ -1,0 +1,91 @@
+"""The outline of a search tree searched without sending its events (a skip), for the page's
+picture of the tree: the nodes in stretches, each with its count and its shallowest and deepest
+node; where tours ended; and the node of each square on the path at the end.
+
+A node is a visit, numbered in the order the search made them (depth-first order); its depth is
+the path's length once it is on it (the start is node 0, at depth 1), as the page counts them.
+The search sums up its pieces itself (Search.skim); this gathers them into stretches.
+"""
+
+from .search import BACKTRACK, FOUND, VISIT
+
+# Nodes a stretch holds at least once the tree has many: its size over this many stretches.
+STRETCHES = 4096
+LEAST = 1024  # nodes a stretch holds at least
+
+
+class Outline:
+    """The outline of the events after a point of a search: `nodes` visits made before it, the
+    path `depth` squares long there."""
+
+    def __init__(self, nodes, depth):
+        self.nodes = nodes
+        self.path = [None] * depth  # the node of each square on the path; None: as before this outline
+        self.since = depth  # the shallowest depth (counted from 0) whose node this outline knows
+        self.stretches = []  # [nodes, shallowest depth, deepest depth] of each, not yet taken
+        self.tours = []  # the last node of each tour found, not yet taken
+        # Where a skim of the search (see legs.skim) stopped, with the generator to go on with.
+        self.skimmer, self.skimmed_to = None, None
+
+    def piece(self, count, low, high, nodes_at, tour_nodes, length):
+        """Add a piece of events that made count visits at depths low to high (counted from 0),
+        after which the path is `length` squares long: nodes_at[d] numbers the visits of its
+        squares from depth low on; tour_nodes are the visits that ended tours (taken from it)."""
+        path = self.path
+        del path[length:]
+        path.extend([None] * (length - len(path)))
+        if count:
+            # The squares from the shallowest visit down were all visited since: the rest are as they were.
+            path[low:] = nodes_at[low:length]
+            self.since = min(self.since, low)
+            self._stretch(count, low + 1, high + 1)
+        self.since = min(self.since, length)
+        self.nodes += count
+        self.tours += tour_nodes
+        tour_nodes.clear()
+
+    def event(self, event):
+        """Add one event, read by its kind."""
+        kind, _, depth = event
+        if kind is VISIT:
+            self.piece(1, depth, depth, [None] * depth + [self.nodes], [], depth + 1)
+        elif kind is BACKTRACK:
+            self.piece(0, 0, 0, (), [], depth)
+        elif kind is FOUND:
+            self.tours.append(self.nodes - 1)
+
+    def _stretch(self, count, low, high):
+        """Add count nodes at depths low to high to the last stretch, or begin one if it is whole.
+        Stretches grow with the tree, so that a long skip's outline stays a few thousand."""
+        last = self.stretches[-1] if self.stretches else None
+        if last is not None and last[0] < max(LEAST, self.nodes // STRETCHES):
+            last[0] += count
+            last[1], last[2] = min(last[1], low), max(last[2], high)
+        else:
+            self.stretches.append([count, low, high])
+
+    def take(self):
+        """Return what the outline holds that was not taken yet, as the page reads it, and forget
+        its stretches and tours: `from` the node its first stretch begins at, `stretches` flat
+        (count, shallowest, deepest of each), `tours`, and the path's nodes `pathNodes` from
+        depth `pathFrom` (counted from 0) on; above it, the path's squares are as before."""
+        counted = sum(stretch[0] for stretch in self.stretches)
+        part = {
+            "from": self.nodes - counted,
+            "stretches": [value for stretch in self.stretches for value in stretch],
+            "tours": self.tours,
+            "pathFrom": self.since,
+            "pathNodes": self.path[self.since :],
+        }
+        self.stretches, self.tours = [], []
+        return part
+
+    def merge(self, part):
+        """Add what another outline took (one begun where this one ended: a helper's leg)."""
+        for i in range(0, len(part["stretches"]), 3):
+            self.stretches.append(part["stretches"][i : i + 3])
+        self.nodes = part["from"] + sum(part["stretches"][0::3])
+        self.tours.extend(part["tours"])
+        since, nodes = part["pathFrom"], part["pathNodes"]
+        self.path[since:] = nodes
+        self.since = min(self.since, since)
