@@ -85,12 +85,17 @@ def skim(search, made, last, count, outline):
             return made, last
         outline.skimmer = search.skim(last, (made - search.tours - len(search.path)) // 2, outline.nodes)
         next(outline.skimmer)
-    before = len(search.path)
-    taken, low, high, last = outline.skimmer.send(count)
-    # Each visit lengthens the path and each backtrack shortens it; a tour reported does neither.
-    visits = (taken - len(search.tour_nodes) + len(search.path) - before) // 2
-    outline.piece(visits, low, high, search.nodes_at, search.tour_nodes, len(search.path))
-    made = search.events_at_end() if search.ended else made + taken
+    while count and not search.ended:
+        # In pieces about a stretch long (two events a node), so that stretches are no longer.
+        before, piece = len(search.path), min(count, 2 * outline.stretch_size())
+        taken, low, high, last = outline.skimmer.send(piece)
+        # Each visit lengthens the path and each backtrack shortens it; a tour reported does neither.
+        visits = (taken - len(search.tour_nodes) + len(search.path) - before) // 2
+        outline.piece(visits, low, high, search.nodes_at, search.tour_nodes, len(search.path))
+        made, count = made + taken, count - piece
+        if search.is_last(last):
+            break
+    made = search.events_at_end() if search.ended else made
     outline.skimmed_to = made
     return made, last
 

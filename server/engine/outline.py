@@ -54,11 +54,17 @@ class Outline:
         elif kind is FOUND:
             self.tours.append(self.nodes - 1)
 
+    def stretch_size(self):
+        """Return how many nodes a stretch holds now: stretches grow with the tree, so that a
+        long skip's outline stays a few thousand."""
+        return max(LEAST, self.nodes // STRETCHES)
+
     def _stretch(self, count, low, high):
-        """Add count nodes at depths low to high to the last stretch, or begin one if it is whole.
-        Stretches grow with the tree, so that a long skip's outline stays a few thousand."""
+        """Add count nodes at depths low to high to the last stretch while it stays within half
+        a stretch over its size (a piece a little short of one is a stretch of its own), else
+        begin one."""
         last = self.stretches[-1] if self.stretches else None
-        if last is not None and last[0] < max(LEAST, self.nodes // STRETCHES):
+        if last is not None and 2 * (last[0] + count) <= 3 * self.stretch_size():
             last[0] += count
             last[1], last[2] = min(last[1], low), max(last[2], high)
         else:

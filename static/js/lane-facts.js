@@ -141,7 +141,8 @@ const partings = new WeakMap(); // a race's first tree -> how far it is known to
 /**
  * Return the first node at which a race's two trees part (the searches' first paths part just
  * above it: another square, or a backtrack in one of them); -1 while they are alike as far as
- * both go; null if they cannot be compared (a tree not whole, an event let go).
+ * both go; null if they cannot be compared (a tree not whole, an event let go, or trees alike
+ * as far as a skip's outline, which cannot tell).
  */
 export function partingNode(first, second) {
   const a = first.tree, b = second.tree;
@@ -155,7 +156,9 @@ export function partingNode(first, second) {
     if (a.depthOf(k) !== b.depthOf(k) || x !== y) known.parted = true;
     else known.alike += 1;
   }
-  return known.parted ? known.alike : -1;
+  if (known.parted) return known.alike;
+  // Alike as far as both are held node by node: past that, a skip's outline cannot tell.
+  return Math.min(a.exact, b.exact) < Math.min(a.size, b.size) ? null : -1;
 }
 
 /** Return the stretch of nodes to show zoomed to where a race's trees part, at node parting. */

@@ -333,3 +333,15 @@ test("a skip of hours keeps its outline's stretches bounded", () => {
   assert.equal(tree.outlinedHigh(0, tree.size), 52);
   assert.equal(tree.stretchAt(tree.size - 1).to, tree.size);
 });
+
+test("a race skipped before its trees part cannot say where they part; one played past it can", () => {
+  const naive = search(5, 5, 0), warnsdorff = search(5, 5, 0, { order: "warnsdorff" });
+  const skipped = (codes, played) => {
+    const lane = laneOf(codes.slice(0, played), 25);
+    for (const part of outlineOf(codes, played, 5000, 2000)) assert.ok(lane.tree.outline(part));
+    return lane;
+  };
+  assert.equal(partingNode(skipped(naive, 3), skipped(warnsdorff, 3)), null);
+  const parting = partingNode(laneOf(naive, 25), laneOf(warnsdorff, 25));
+  assert.equal(partingNode(skipped(naive, 400), skipped(warnsdorff, 400)), parting);
+});
