@@ -7,6 +7,7 @@ import pytest
 
 from server.engine import BACKTRACK, FOUND, VISIT, Search, example_graph, knight_graph, legs
 from server.engine.outline import LEAST, STRETCHES
+from tests.support.replay import path_nodes
 
 
 def tree_of(events):
@@ -24,21 +25,6 @@ def tree_of(events):
     return depths, tours
 
 
-def paths_after(events, counts):
-    """Return the node of each square on the path after each count of events in counts, read
-    in one pass."""
-    wanted, paths, path, nodes = set(counts), {0: []}, [], 0
-    for n, (kind, _, _) in enumerate(events, 1):
-        if kind is VISIT:
-            path.append(nodes)
-            nodes += 1
-        elif kind is BACKTRACK:
-            path.pop()
-        if n in wanted:
-            paths[n] = list(path)
-    return paths
-
-
 def new_search(shape, start, options):
     graph = example_graph() if shape is None else knight_graph(*shape)
     options = dict(options)
@@ -53,7 +39,7 @@ def skimmed(search, skipped_from, pieces):
     played = list(itertools.islice(events, skipped_from))
     state = legs.where(search, len(played), played[-1] if played else None)
     outline, parts, paths = legs.outline_at(state), [], []
-    path = paths_after(played, [len(played)])[len(played)]
+    path = path_nodes(played)
     made, last = state["events"], state["last"]
     for size in itertools.chain(pieces, itertools.repeat(pieces[-1])):
         made, last = legs.skim(search, made, last, size, outline)
@@ -110,7 +96,7 @@ def test_a_skims_outline_counts_each_stretch_its_depths_tours_and_path_as_the_ev
         found += part["tours"]
     assert node == len(depths)
     assert found == tours[sum(1 for kind, _, _ in events[:skipped_from] if kind is FOUND) :]
-    expected = paths_after(events, [made for made, _ in paths])
+    expected = path_nodes(events, after=[made for made, _ in paths])
     for made, path in paths:
         assert path == expected[made], f"the path after {made:,} events"
 

@@ -8,7 +8,7 @@ import pytest
 from server.engine.graph import knight_graph
 from server.engine.search import Search, knight_tour
 from server.runs.player import MAX_BATCH, WINDOW, Player
-from tests.support.replay import path_of
+from tests.support.replay import path_nodes, path_of
 from tests.support.waiting import wait_for
 
 
@@ -233,26 +233,14 @@ def skipped_to_end(player, receiver, size, visits, backtracks):
 def outlined_as_searched(receiver, events):
     """Check that the outlines of the reports and the summary, put together after the events
     sent, count the nodes skipped and give the path's nodes as the search made them."""
-    nodes, path = 0, []
-    for kind, _, _ in events[: receiver.count()]:
-        if kind == "visit":
-            path.append(nodes)
-            nodes += 1
-        elif kind == "backtrack":
-            path.pop()
+    sent = events[: receiver.count()]
+    nodes, path = sum(1 for kind, _, _ in sent if kind == "visit"), path_nodes(sent)
     for part in [report["outline"] for report in receiver.reports] + [receiver.summary["outline"]]:
         assert part["from"] == nodes
         nodes += sum(part["stretches"][0::3])
         path = path[: part["pathFrom"]] + part["pathNodes"]
     assert nodes == receiver.summary["visits"]
-    expected, visits = [], 0
-    for kind, _, _ in events:
-        if kind == "visit":
-            expected.append(visits)
-            visits += 1
-        elif kind == "backtrack":
-            expected.pop()
-    assert path == expected
+    assert path == path_nodes(events)
 
 
 @pytest.mark.parametrize("size, visits, backtracks", SKIPS)

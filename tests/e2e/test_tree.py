@@ -10,6 +10,7 @@ from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
 from tests.support.page import FASTEST, artifact, model, square_name, step_events, wait_for_events
+from tests.support.replay import path_nodes
 
 SIZES = ((390, 844), (1280, 800), (1920, 1080))  # phone, laptop, projector
 SCREENS = {str(width): {"width": width, "height": height} for width, height in SIZES}
@@ -200,13 +201,7 @@ def test_after_a_skip_the_tree_is_the_whole_search_the_skipped_part_outlined(ope
     expect(page.locator("#tree-note")).to_be_hidden()
     events = list(knight_tour(knight_graph(6, 6), 0))
     played = sum(1 for kind, _, _ in events[:40] if kind == "visit")
-    path, visits = [], 0
-    for kind, _, _ in events:
-        if kind == "visit":
-            path.append(visits)
-            visits += 1
-        elif kind == "backtrack":
-            path.pop()
+    visits, path = sum(1 for kind, _, _ in events if kind == "visit"), path_nodes(events)
     assert visits == 183_635
     held = page.evaluate(
         "() => { const t = knightsTour.tree; return [t.size, t.exact, t.tours, t.path(t.size, t.depth)]; }"

@@ -13,6 +13,22 @@ def path_of(events):
     return path
 
 
+def path_nodes(events, after=None):
+    """Return the node of each square on the path that (kind, vertex, depth) events leave, the
+    search tree's nodes being its visits numbered from 0; with after (counts of events), a dict
+    of the same after each of those counts instead, read in one pass."""
+    wanted, paths, path, nodes = set(after or ()), {0: []}, [], 0
+    for n, (kind, _, _) in enumerate(events, 1):
+        if kind == "visit":
+            path.append(nodes)
+            nodes += 1
+        elif kind == "backtrack":
+            path.pop()
+        if n in wanted:
+            paths[n] = list(path)
+    return path if after is None else paths
+
+
 def followed(received):
     """Return the (codes, path) a follower holds after the (event, payload) pairs it received.
 
