@@ -13,7 +13,7 @@ from server.runs.registry import runs
 from server.wire import encode
 from tests.support.clients import sent_to
 from tests.support.clock import Clock
-from tests.support.replay import path_of
+from tests.support.replay import path_nodes, path_of, tree_followed
 from tests.support.replies import refused
 from tests.support.waiting import wait_for
 
@@ -170,6 +170,10 @@ def test_a_fast_class_run_reaches_the_room_as_snapshots(people):
     assert sum(len(b["events"]) for b in batches) < 10_000  # not the 367,235 events
     finished = student.named("finished")[0]
     assert finished["visits"] == 183_635 and len(finished["path"]) == 36
+    # The snapshots carry the outline of the batches left out: the room's pages hold the whole tree.
+    assert sum(1 for snapshot in student.named("snapshot") if snapshot.get("outline")) > 0
+    events = list(knight_tour(knight_graph(6, 6), 0))
+    assert tree_followed(student.received()) == (183_635, path_nodes(events))
 
 
 def test_one_class_per_instructor_and_no_following_while_leading(people):

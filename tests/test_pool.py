@@ -17,7 +17,7 @@ from server.engine.graph import knight_graph
 from server.engine.search import Compact, Search, compact, knight_tour
 from server.runs.player import Player
 from server.runs.pool import Pool, default_size
-from tests.support.replay import path_of
+from tests.support.replay import path_nodes, path_of, tree_followed
 from tests.support.waiting import wait_for
 from tests.test_player import SKIPS, Receiver, skipped_to_end
 
@@ -38,8 +38,8 @@ def play(pool):
 
     def play(receiver, size, share="a", search_options=None, **options):
         search = Search(knight_graph(size, size), 0, "naive", **(search_options or {}))
-        leg = functools.partial(pool.leg, share)
-        player = Player(search, receiver.send, receiver.report, receiver.finish, leg=leg, **options)
+        options.setdefault("leg", functools.partial(pool.leg, share))
+        player = Player(search, receiver.send, receiver.report, receiver.finish, **options)
         player.start(lambda run: started.append((player, threading.Thread(target=run, name="player"))))
         started[-1][1].start()
         return player
@@ -137,6 +137,19 @@ def test_a_run_played_flat_out_sends_batches_its_helpers_searched(play, pool):
     assert all(isinstance(batch, Compact) for batch in receiver.batches), "every batch was a helper's"
     assert receiver.summary["found"] and receiver.summary["path"] == path_of(expected)
     assert pool.pids()
+
+
+@pytest.mark.parametrize("helped", [True, False])
+def test_a_class_run_played_flat_out_sends_each_batch_with_the_outline_of_its_tree(play, pool, helped):
+    receiver = Receiver()
+    play(receiver, 6, speed=0, outline_batches=True, **({} if helped else {"leg": None}))
+    assert receiver.done.wait(60)
+    expected = list(knight_tour(knight_graph(6, 6), 0))
+    assert written(receiver) == compact(expected)
+    # Each batch's outline begins where the one before ended; together they are the whole tree.
+    assert all(isinstance(batch, Compact) and batch.outline for batch in receiver.batches)
+    outlines = [("snapshot", {"outline": batch.outline}) for batch in receiver.batches]
+    assert tree_followed(outlines) == (183_635, path_nodes(expected))
 
 
 def test_a_run_played_flat_out_paused_and_stepped_goes_on_from_its_helpers_path(play, pool):

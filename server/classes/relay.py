@@ -6,6 +6,7 @@ the run never waits for it: see message_queue.py for what happens when Redis is 
 
 import time
 
+from ..engine.outline import Outline
 from ..extension import socketio
 from ..runs.audience import Nobody
 from .registry import classes
@@ -39,6 +40,7 @@ class Relay:
         with self.klass.lock:
             feed = self.feed
             feed.started, feed.player, feed.result, feed.summarising = payload, player, None, False
+            feed.outline = None
             if not self.lane and self.klass.view is not None:
                 # The instructor's page shows the new run: a welcome must not say otherwise
                 # before its next view arrives.
@@ -46,16 +48,25 @@ class Relay:
             self._control(player)
             self._emit("started", payload)
 
-    def batch(self, payload, player):
-        """Pass a batch of events on, or, at paces a class cannot watch, a snapshot now and then."""
+    outlines = True
+
+    def batch(self, payload, player, outline=None):
+        """Pass a batch of events on, or, at paces a class cannot watch, a snapshot now and then
+        with the outline of the tree of the batches left out (see engine/outline.py), so that
+        the room's pages still draw the whole search tree."""
         feed = self.feed
         with self.klass.lock:
             if feed.player is not player:
                 return
-            if len(payload["events"]) <= SMALL_BATCH or 0 < player.speed <= FOLLOW_MAX_SPEED:
+            watched = len(payload["events"]) <= SMALL_BATCH or 0 < player.speed <= FOLLOW_MAX_SPEED
+            if feed.summarising or not watched:
+                # The snapshot before the room is sent events again counts this batch too.
+                feed.outline = _outlined(feed.outline, outline)
+            if watched:
                 if feed.summarising:  # the room is behind: bring it up to date first
                     self._snapshot(player)
                     feed.summarising = False
+                feed.outline = None
                 self._emit("events", payload)
             elif time.monotonic() - feed.snapshot_at >= SNAPSHOT_EVERY:
                 self._snapshot(player)
@@ -66,12 +77,14 @@ class Relay:
         self._emit("progress", {"run": self.run, **snapshot})
 
     def finished(self, payload, player):
-        """Tell the room the run has ended, and how."""
+        """Tell the room the run has ended, and how (with the outline of the batches it was
+        not sent since the last snapshot)."""
         with self.klass.lock:
             feed = self.feed
             if feed.player is player:
                 feed.player, feed.result = None, payload
-                self._emit("finished", payload)
+                outline = _taken(feed)
+                self._emit("finished", payload if outline is None else {**payload, "outline": outline})
                 if not self.lane:
                     self.klass.state = "finished"
                     socketio.emit("class_control", self.klass.control(), to=self.klass.room)
@@ -109,7 +122,31 @@ class Relay:
 
     def _snapshot(self, player):
         self.feed.snapshot_at = time.monotonic()
-        self._emit("snapshot", {"run": self.run, **player.snapshot()})
+        outline = _taken(self.feed)
+        self._emit(
+            "snapshot",
+            {"run": self.run, **player.snapshot(), **({} if outline is None else {"outline": outline})},
+        )
+
+
+UNKNOWN = "unknown"  # a feed's outline once a batch left out came without one
+
+
+def _outlined(outline, part):
+    """Return a feed's outline with a batch's outline part added to it (see Feed.outline)."""
+    if part is None or outline is UNKNOWN:
+        return UNKNOWN
+    if outline is None:
+        return Outline.of(part)
+    if part["from"] != outline.nodes:
+        return UNKNOWN
+    outline.merge(part)
+    return outline
+
+
+def _taken(feed):
+    """Return what a feed's outline holds that the room was not sent yet, or None if it has none."""
+    return feed.outline.take() if isinstance(feed.outline, Outline) else None
 
 
 def relay_for(sid, run):

@@ -56,6 +56,9 @@ class Feed:
         self.result = None  # its 'finished' payload, once it has ended
         self.summarising = False  # the room gets snapshots, not events
         self.snapshot_at = 0.0
+        # The outline of the tree of the batches the room was not sent (see relay.py), or None;
+        # UNKNOWN once a batch without one was left out.
+        self.outline = None
 
     def news(self):
         """Return the run, where it is, and how it ended, as a joining follower needs them."""

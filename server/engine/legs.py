@@ -12,10 +12,11 @@ import pickle
 import sys
 import time
 from collections import deque
+from operator import itemgetter
 
 from .graph import Graph
 from .outline import Outline
-from .search import Search, canonical, compact
+from .search import BACKTRACK, VISIT, Search, canonical, compact
 
 # Events searched between two looks at the clock (about a millisecond).
 SLICE = 1 << 12
@@ -65,6 +66,17 @@ def outline_at(state):
     """Return an empty outline of a search's tree from the state it was left in on."""
     path, tours = state["path"], state["tours"]
     return Outline((state["events"] - tours + len(path)) // 2, len(path))
+
+
+def outline_of(events, search, made):
+    """Return the outline (see outline.py, Outline.take) of events that a search just made,
+    `made` in all, reading each one."""
+    kinds = list(map(itemgetter(0), events))
+    visits, backtracks = kinds.count(VISIT), kinds.count(BACKTRACK)
+    nodes = (made - search.tours + len(search.path)) // 2
+    outline = Outline(nodes - visits, len(search.path) - visits + backtracks)
+    outline.add_events(events, len(search.path))
+    return outline.take()
 
 
 def skim(search, made, last, count, outline):
@@ -128,10 +140,13 @@ def search_on(search, state, limit, seconds, clock=time.monotonic):
 
 def kept(search, state, limit):
     """Return the events a search makes from state to `limit` events or its end, written
-    compactly, and the state reached."""
+    compactly, and the state reached (with their outline if state asks for one: see outline.py)."""
     events = list(itertools.islice(go_on(search, state), limit - state["events"]))
     last = events[-1] if events else state["last"]
-    return where(search, state["events"] + len(events), last), compact(events)
+    reached = where(search, state["events"] + len(events), last)
+    if state.get("outline"):
+        reached["outline"] = outline_of(events, search, reached["events"])
+    return reached, compact(events)
 
 
 def job(search, state, limit, seconds):

@@ -7,7 +7,12 @@ the path's length once it is on it (the start is node 0, at depth 1), as the pag
 The search sums up its pieces itself (Search.skim); this gathers them into stretches.
 """
 
+from itertools import compress
+from operator import itemgetter
+
 from .search import BACKTRACK, FOUND, VISIT
+
+_kinds, _depths = itemgetter(0), itemgetter(2)
 
 # Nodes a stretch holds at least once the tree has many: its size over this many stretches.
 STRETCHES = 4096
@@ -43,6 +48,36 @@ class Outline:
         self.nodes += count
         self.tours += tour_nodes
         tour_nodes.clear()
+
+    @classmethod
+    def of(cls, part):
+        """Return an outline holding what another outline took (see take), to merge more into."""
+        outline = cls(part["from"], part["pathFrom"])
+        outline.merge(part)
+        return outline
+
+    def add_events(self, events, length):
+        """Add events (a list, in order) after which the path is `length` squares long, reading
+        each one: a batch a run sends, that its class's room is sent the outline of."""
+        path, node, since = self.path, self.nodes, self.since
+        for kind, _, depth in events:
+            if kind is VISIT:
+                path[depth:] = (node,)
+                node += 1
+                since = min(since, depth)
+            elif kind is BACKTRACK:
+                del path[depth:]
+            else:
+                self.tours.append(node - 1)
+        self.since = min(since, length)
+        depths, visits = list(map(_depths, events)), list(map(VISIT.__eq__, map(_kinds, events)))
+        size = self.stretch_size()
+        for a in range(0, len(events), 2 * size):
+            piece, flags = depths[a : a + 2 * size], visits[a : a + 2 * size]
+            if True in flags:
+                count = flags.count(True)
+                self._stretch(count, min(compress(piece, flags)) + 1, max(compress(piece, flags)) + 1)
+                self.nodes += count
 
     def event(self, event):
         """Add one event, read by its kind."""
@@ -93,5 +128,6 @@ class Outline:
         self.nodes = part["from"] + sum(part["stretches"][0::3])
         self.tours.extend(part["tours"])
         since, nodes = part["pathFrom"], part["pathNodes"]
+        self.path.extend([None] * (since - len(self.path)))
         self.path[since:] = nodes
         self.since = min(self.since, since)

@@ -23,7 +23,10 @@ def compact(events):
 
 
 class Compact(list):
-    """Events already written compactly (see compact): a leg a helper searched and kept."""
+    """Events already written compactly (see compact): a leg a helper searched and kept; its
+    outline, the outline of their tree if it was asked for (see outline.py), else None."""
+
+    outline = None
 
 
 def check_flag(name, value):

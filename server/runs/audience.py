@@ -8,11 +8,14 @@ runs (the classes package) puts its own answers in the registry's seams at init_
 class Nobody:
     """The audience of a run its page watches alone: there is nobody else to tell."""
 
+    outlines = False  # whether it is sent the outline of batches it is not sent (see batch)
+
     def started(self, payload, player):
         """Tell the others a run has begun."""
 
-    def batch(self, payload, player):
-        """Pass a batch of the run's events on."""
+    def batch(self, payload, player, outline=None):
+        """Pass a batch of the run's events on, or, if it is not sent, its outline (see
+        engine/outline.py) when it comes."""
 
     def progress(self, snapshot):
         """Pass on the progress of a skip."""

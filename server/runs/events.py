@@ -66,7 +66,7 @@ def on_start(data=None):
         # first numbers the batch's first event, so a follower who joined late can line up.
         payload = {"run": run, "first": player.events - len(batch), "events": encode(batch)}
         deliver("events", payload, on_ack)
-        relay.batch(payload, player)
+        relay.batch(payload, player, getattr(batch, "outline", None))
 
     def report(snapshot, on_ack):
         deliver("progress", {"run": run, **snapshot}, on_ack)
@@ -92,6 +92,7 @@ def on_start(data=None):
         stalled=lambda stalled: relay.stalled(player, stalled),
         turn=lambda: turns.turn(share),
         leg=None if registry.pool is None else functools.partial(registry.pool.leg, share),
+        outline_batches=relay.outlines,
     )
     registry.replace(sid, player)
     # Sent before the player's thread exists, so it reaches the page before any batch.

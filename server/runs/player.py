@@ -8,7 +8,7 @@ from contextlib import nullcontext
 
 from ..engine import legs
 from ..engine.lookahead import upcoming as next_event
-from ..engine.search import Compact
+from ..engine.search import Compact, compact
 
 WINDOW = 2  # batches sent but not yet acknowledged, at most
 # Events in one batch, at most: the fastest speed sends full batches, each taken a slice at a time
@@ -42,7 +42,9 @@ class Player:
     a leg at a time somewhere else, and returns a Future of the state reached; with keep, for a
     larger batch's events to be searched there and kept, and a Future of the state and the
     events, written compactly (see runs/pool.py); if that fails with OSError, the player
-    searches the leg itself.
+    searches the leg itself. With outline_batches, each batch comes written compactly with the
+    outline of its tree as batch.outline (see engine/outline.py): a class's room, sent
+    snapshots instead of batches at fast paces, is sent their outlines.
     """
 
     def __init__(
@@ -60,9 +62,10 @@ class Player:
         stalled=lambda stalled: None,
         turn=nullcontext,
         leg=None,
+        outline_batches=False,
     ):
         self.search = search
-        self._turn, self._leg = turn, leg
+        self._turn, self._leg, self._outline_batches = turn, leg, outline_batches
         self._events = None  # the search's events from self.last on: see _stream
         self._send, self._report, self._finish = send, report, finish
         self._clock = clock
@@ -276,6 +279,10 @@ class Player:
                     # A batch's wait for its acknowledgement begins now, not before a helper
                     # searched it (a leg may wait its turn).
                     self._sent[-1] = self._clock()
+                    if self._outline_batches and not isinstance(batch, Compact):
+                        outline = legs.outline_of(batch, self.search, self.events)
+                        batch = Compact(compact(batch))
+                        batch.outline = outline
                 self._send(batch, self.acked)
             else:  # paused, skipped or stopped before a slice was taken: nothing goes
                 with self._cond:
@@ -349,7 +356,7 @@ class Player:
         kept (see legs.kept), else []; or None if it must be searched here (its helper was lost)."""
         with self._cond:
             state = legs.where(self.search, self.events, self.last)
-        if skip:
+        if skip or (keep and self._outline_batches):
             state["outline"] = True
         leg = self._leg(self.search, state, limit, keep=keep)
         leg.add_done_callback(lambda _: self._wake())
@@ -380,7 +387,9 @@ class Player:
                 self._outline.merge(reached["outline"])
             self._events = None  # searched elsewhere: the events here go on from its path
             self._note_end(self.last)
-        return Compact(events)
+        batch = Compact(events)
+        batch.outline = reached.get("outline") if keep else None
+        return batch
 
     def _wake(self):
         """Wake the player's thread: a leg it waits for is done."""

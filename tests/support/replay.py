@@ -58,3 +58,27 @@ def followed(received):
                 else:
                     assert path.pop() == -code - 1, "a backtrack of a square not at the path's end"
     return codes, path
+
+
+def tree_followed(received):
+    """Return the nodes of the search tree a follower's page holds after the (event, payload)
+    pairs it received, and the node of each square on its path: each visit received is a node,
+    and each outline (of a skip, or of the batches a room was not sent) adds its own, where the
+    nodes so far end. An outline that begins elsewhere raises AssertionError."""
+    nodes, path = 0, []
+    for event, payload in received:
+        if event == "events":
+            for code in payload["events"]:
+                if code == "found":
+                    continue
+                if code >= 0:
+                    path.append(nodes)
+                    nodes += 1
+                else:
+                    path.pop()
+        outline = payload.get("outline") if event in ("snapshot", "progress", "finished") else None
+        if outline is not None:
+            assert outline["from"] == nodes, f"an outline from node {outline['from']:,} after {nodes:,}"
+            nodes += sum(outline["stretches"][0::3])
+            path = path[: outline["pathFrom"]] + outline["pathNodes"]
+    return nodes, path
