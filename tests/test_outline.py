@@ -7,7 +7,7 @@ import pytest
 
 from server.engine import BACKTRACK, FOUND, VISIT, Search, example_graph, knight_graph, legs
 from server.engine.outline import LEAST, STRETCHES
-from tests.support.replay import path_nodes
+from tests.support.replay import path_nodes, tree_followed
 
 
 def tree_of(events):
@@ -174,3 +174,23 @@ def test_skim_refuses_a_full_path_and_an_ended_search():
     found = next(i for i, event in enumerate(full) if event[0] is FOUND)
     with pytest.raises(ValueError, match="full path"):
         full.skim(list(Search(graph, 0, all_tours=True))[found - 1], 0, 0)
+
+
+@pytest.mark.parametrize("name", ["5x5", "example, every tour", "5x5 closed, every tour", "4x4"])
+def test_the_outlines_of_a_runs_batches_are_its_tree_batch_by_batch(name):
+    shape, start, options = SEARCHES[name]
+    events = list(new_search(shape, start, options))
+    depths, tours = tree_of(events)
+    search, parts, made = new_search(shape, start, options), [], 0
+    stream, sizes = iter(search), itertools.cycle([1, 3, 700, 16_384, 2, 5000])
+    while made < len(events):
+        batch = list(itertools.islice(stream, next(sizes)))
+        made += len(batch)
+        parts.append(("snapshot", {"outline": legs.outline_of(batch, search, made)}))
+        part = parts[-1][1]["outline"]
+        for i in range(0, len(part["stretches"]), 3):
+            count, low, high = part["stretches"][i : i + 3]
+            first = part["from"] + sum(part["stretches"][0:i:3])
+            assert (low, high) == (min(depths[first : first + count]), max(depths[first : first + count]))
+    assert tree_followed(parts) == (len(depths), path_nodes(events))
+    assert [tour for _, payload in parts for tour in payload["outline"]["tours"]] == tours

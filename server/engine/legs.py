@@ -12,11 +12,11 @@ import pickle
 import sys
 import time
 from collections import deque
-from operator import itemgetter
+from operator import countOf, itemgetter
 
 from .graph import Graph
 from .outline import Outline
-from .search import BACKTRACK, VISIT, Search, canonical, compact
+from .search import FOUND, VISIT, Search, canonical, compact
 
 # Events searched between two looks at the clock (about a millisecond).
 SLICE = 1 << 12
@@ -70,12 +70,16 @@ def outline_at(state):
 
 def outline_of(events, search, made):
     """Return the outline (see outline.py, Outline.take) of events that a search just made,
-    `made` in all, reading each one."""
-    kinds = list(map(itemgetter(0), events))
-    visits, backtracks = kinds.count(VISIT), kinds.count(BACKTRACK)
-    nodes = (made - search.tours + len(search.path)) // 2
-    outline = Outline(nodes - visits, len(search.path) - visits + backtracks)
-    outline.add_events(events, len(search.path))
+    `made` in all."""
+    if not events:
+        return outline_at(where(search, made, None)).take()
+    tours = countOf(map(itemgetter(0), events), FOUND)
+    # The path before the first event: as deep as its square if it was a visit, one deeper if not.
+    kind, _, depth = events[0]
+    before = depth if kind is VISIT else depth + 1
+    visits = (len(events) - tours + len(search.path) - before) // 2
+    outline = Outline((made - search.tours + len(search.path)) // 2 - visits, before)
+    outline.add_events(events, len(search.path), tours)
     return outline.take()
 
 

@@ -14,6 +14,11 @@ from .search import BACKTRACK, FOUND, VISIT
 
 _kinds, _depths = itemgetter(0), itemgetter(2)
 
+
+def _length_after(event):
+    """Return how long the path is after an event that is no tour reported."""
+    return event[2] + 1 if event[0] is VISIT else event[2]
+
 # Nodes a stretch holds at least once the tree has many: its size over this many stretches.
 STRETCHES = 4096
 LEAST = 1024  # nodes a stretch holds at least
@@ -56,9 +61,55 @@ class Outline:
         outline.merge(part)
         return outline
 
-    def add_events(self, events, length):
-        """Add events (a list, in order) after which the path is `length` squares long, reading
-        each one: a batch a run sends, that its class's room is sent the outline of."""
+    def add_events(self, events, length, tours=0):
+        """Add events (a list, in order) after which the path is `length` squares long and that
+        reported `tours` tours: a batch a run sends, that its class's room may be sent the
+        outline of instead. Without tours, read from their depths alone (in C: a list, min, max
+        and index over them); with them, each one's kind too."""
+        if not events:
+            return
+        if tours:
+            self._add_each(events, length)
+            return
+        # Each visit lengthens the path and each backtrack shortens it: so many events, and so
+        # much growth, are (events + growth) / 2 visits.
+        depths, start, nodes = list(map(_depths, events)), len(self.path), self.nodes
+        self._path(depths, length, lambda at, depth: nodes + (at + depth - start) // 2)
+        size = self.stretch_size()
+        for a in range(0, len(events), 2 * size):
+            b = min(a + 2 * size, len(events))
+            before = start if a == 0 else _length_after(events[a - 1])
+            after = length if b == len(events) else _length_after(events[b - 1])
+            count, piece = (b - a + after - before) // 2, depths[a:b]
+            if not count:
+                continue
+            low, high = min(piece), max(piece)
+            # Exact when the piece went deeper than its path began (a backtrack that deep pops a
+            # square it visited) and ended deeper than its shallowest (a square it visited there).
+            if high < before or after <= low:
+                flags = [event[0] is VISIT for event in events[a:b]]
+                low, high = min(compress(piece, flags)), max(compress(piece, flags))
+            self._stretch(count, low + 1, high + 1)
+            self.nodes += count
+
+    def _path(self, depths, length, node_at):
+        """Find the nodes of the path's squares that events of these depths changed (none of
+        them a tour reported): those from the shallowest one's depth on. node_at(at, depth)
+        numbers the visit that is event `at`."""
+        path, shallowest = self.path, min(depths)
+        del path[length:]
+        path.extend([None] * (length - len(path)))
+        # Read from the end: after the visit of the path's square at depth d come only events
+        # deeper than d (its subtree's), so the last event at depth d is that visit.
+        backwards, last, at = depths[::-1], len(depths) - 1, 0
+        for want in range(length - 1, shallowest - 1, -1):
+            at = backwards.index(want, at)
+            path[want] = node_at(last - at, want)
+            at += 1
+        self.since = min(self.since, shallowest, length)
+
+    def _add_each(self, events, length):
+        """Add events one by one, reading each one's kind."""
         path, node, since = self.path, self.nodes, self.since
         for kind, _, depth in events:
             if kind is VISIT:
