@@ -19,6 +19,7 @@ def _length_after(event):
     """Return how long the path is after an event that is no tour reported."""
     return event[2] + 1 if event[0] is VISIT else event[2]
 
+
 # Nodes a stretch holds at least once the tree has many: its size over this many stretches.
 STRETCHES = 4096
 LEAST = 1024  # nodes a stretch holds at least
