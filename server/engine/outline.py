@@ -1,10 +1,12 @@
-"""The outline of a search tree searched without sending its events (a skip), for the page's
-picture of the tree: the nodes in stretches, each with its count and its shallowest and deepest
-node; where tours ended; and the node of each square on the path at the end.
+"""The outline of a search tree whose events were not sent (a skip's, or the batches a class's
+room is not sent at paces it cannot watch), for the page's picture of the tree: the nodes in
+stretches, each with its count and its shallowest and deepest node; where tours ended; and the
+node of each square on the path at the end.
 
 A node is a visit, numbered in the order the search made them (depth-first order); its depth is
 the path's length once it is on it (the start is node 0, at depth 1), as the page counts them.
-The search sums up its pieces itself (Search.skim); this gathers them into stretches.
+A skip's search sums up its pieces itself (Search.skim); a batch is read here. Either way this
+gathers them into stretches.
 """
 
 from itertools import compress
@@ -69,26 +71,33 @@ class Outline:
         and index over them); with them, each one's kind too."""
         if not events:
             return
-        if tours:
-            self._add_each(events, length)
-            return
-        # Each visit lengthens the path and each backtrack shortens it: so many events, and so
-        # much growth, are (events + growth) / 2 visits.
         depths, start, nodes = list(map(_depths, events)), len(self.path), self.nodes
-        self._path(depths, length, lambda at, depth: nodes + (at + depth - start) // 2)
+        if tours:
+            self._path_each(events, length)
+            visits = list(map(VISIT.__eq__, map(_kinds, events)))
+        else:
+            # Each visit lengthens the path and each backtrack shortens it: so many events, and
+            # so much growth, are (events + growth) / 2 visits.
+            self._path(depths, length, lambda at, depth: nodes + (at + depth - start) // 2)
+            visits = None
         size = self.stretch_size()
         for a in range(0, len(events), 2 * size):
             b = min(a + 2 * size, len(events))
-            before = start if a == 0 else _length_after(events[a - 1])
-            after = length if b == len(events) else _length_after(events[b - 1])
-            count, piece = (b - a + after - before) // 2, depths[a:b]
+            piece, flags = depths[a:b], None if visits is None else visits[a:b]
+            if flags is None:
+                before = start if a == 0 else _length_after(events[a - 1])
+                after = length if b == len(events) else _length_after(events[b - 1])
+                count, low, high = (b - a + after - before) // 2, min(piece), max(piece)
+                # Exact when the piece went deeper than its path began (a backtrack that deep pops
+                # a square it visited) and ended deeper than its shallowest (a square it visited
+                # there); else the kinds are read.
+                if count and (high < before or after <= low):
+                    flags = [event[0] is VISIT for event in events[a:b]]
+            else:
+                count = flags.count(True)
             if not count:
                 continue
-            low, high = min(piece), max(piece)
-            # Exact when the piece went deeper than its path began (a backtrack that deep pops a
-            # square it visited) and ended deeper than its shallowest (a square it visited there).
-            if high < before or after <= low:
-                flags = [event[0] is VISIT for event in events[a:b]]
+            if flags is not None:
                 low, high = min(compress(piece, flags)), max(compress(piece, flags))
             self._stretch(count, low + 1, high + 1)
             self.nodes += count
@@ -109,8 +118,8 @@ class Outline:
             at += 1
         self.since = min(self.since, shallowest, length)
 
-    def _add_each(self, events, length):
-        """Add events one by one, reading each one's kind."""
+    def _path_each(self, events, length):
+        """Find the nodes of the path's squares, and of the tours, reading each event's kind."""
         path, node, since = self.path, self.nodes, self.since
         for kind, _, depth in events:
             if kind is VISIT:
@@ -122,14 +131,6 @@ class Outline:
             else:
                 self.tours.append(node - 1)
         self.since = min(since, length)
-        depths, visits = list(map(_depths, events)), list(map(VISIT.__eq__, map(_kinds, events)))
-        size = self.stretch_size()
-        for a in range(0, len(events), 2 * size):
-            piece, flags = depths[a : a + 2 * size], visits[a : a + 2 * size]
-            if True in flags:
-                count = flags.count(True)
-                self._stretch(count, min(compress(piece, flags)) + 1, max(compress(piece, flags)) + 1)
-                self.nodes += count
 
     def event(self, event):
         """Add one event, read by its kind."""
