@@ -16,6 +16,9 @@ from .registry import classes
 FOLLOW_MAX_SPEED = 2000
 SNAPSHOT_EVERY = 0.1  # seconds between two snapshots sent to a room
 SMALL_BATCH = 64  # events; a batch this small (a step, a slow pace) always reaches the room
+# Nodes a stretch of the outline sent with a snapshot holds at least (see engine/outline.py):
+# coarser than a skip's, as a snapshot goes to every follower ten times a second.
+ROOM_STRETCH = 4096
 
 
 class Relay:
@@ -137,7 +140,7 @@ def _outlined(outline, part):
     if part is None or outline is UNKNOWN:
         return UNKNOWN
     if outline is None:
-        return Outline.of(part)
+        return Outline.of(part, ROOM_STRETCH)
     if part["from"] != outline.nodes:
         return UNKNOWN
     outline.merge(part)

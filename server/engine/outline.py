@@ -31,8 +31,8 @@ class Outline:
     """The outline of the events after a point of a search: `nodes` visits made before it, the
     path `depth` squares long there."""
 
-    def __init__(self, nodes, depth):
-        self.nodes = nodes
+    def __init__(self, nodes, depth, least=LEAST):
+        self.nodes, self.least = nodes, least  # least: the nodes a stretch holds at least
         self.path = [None] * depth  # the node of each square on the path; None: as before this outline
         self.since = depth  # the shallowest depth (counted from 0) whose node this outline knows
         self.stretches = []  # [nodes, shallowest depth, deepest depth] of each, not yet taken
@@ -58,9 +58,9 @@ class Outline:
         tour_nodes.clear()
 
     @classmethod
-    def of(cls, part):
+    def of(cls, part, least=LEAST):
         """Return an outline holding what another outline took (see take), to merge more into."""
-        outline = cls(part["from"], part["pathFrom"])
+        outline = cls(part["from"], part["pathFrom"], least)
         outline.merge(part)
         return outline
 
@@ -145,7 +145,7 @@ class Outline:
     def stretch_size(self):
         """Return how many nodes a stretch holds now: stretches grow with the tree, so that a
         long skip's outline stays a few thousand."""
-        return max(LEAST, self.nodes // STRETCHES)
+        return max(self.least, self.nodes // STRETCHES)
 
     def _stretch(self, count, low, high):
         """Add count nodes at depths low to high to the last stretch while it stays within half
@@ -175,10 +175,13 @@ class Outline:
         return part
 
     def merge(self, part):
-        """Add what another outline took (one begun where this one ended: a helper's leg)."""
+        """Add what another outline took (one begun where this one ended: a helper's leg, a
+        batch), its stretches made one while they fit this outline's size."""
+        self.nodes = part["from"]
         for i in range(0, len(part["stretches"]), 3):
-            self.stretches.append(part["stretches"][i : i + 3])
-        self.nodes = part["from"] + sum(part["stretches"][0::3])
+            count, low, high = part["stretches"][i : i + 3]
+            self._stretch(count, low, high)
+            self.nodes += count
         self.tours.extend(part["tours"])
         since, nodes = part["pathFrom"], part["pathNodes"]
         self.path.extend([None] * (since - len(self.path)))
