@@ -230,7 +230,7 @@ export class Lane {
     this.model = fromSnapshot(rows, cols, start, { ...snapshot, path }, closed);
     // The events in between are not here: a skip's outline stands for them, if it begins where
     // the tree ends.
-    if (this.tree.whole && snapshot.outline) this.tree.whole = this.tree.outline(snapshot.outline);
+    if (this.tree.whole && snapshot.outline) this.tree.whole = this.tree.outline(snapshot.outline, snapshot.path);
     else if (snapshot.events !== t.head) this.tree.whole = false;
     t.jump(snapshot.events, path.length);
     // The last part kept before a jump goes on where the latest snapshot is.

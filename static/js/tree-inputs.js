@@ -76,14 +76,15 @@ export function bindTreeInputs(els, store, runs, playback) {
     on(canvas, "blur", () => chooseNode(-1));
     on(canvas, "keydown", (event) => {
       const lane = laneOf(), k = pointedNode(store.state, lane), tree = lane.tree;
-      // The keys walk the nodes held one by one; a node a skip outlined stays chosen.
-      const held = k < tree.exact;
-      const moves = {
-        ArrowUp: () => (held ? tree.parent(k) : -1),
-        ArrowDown: () => (held ? tree.firstChild(k) : -1),
-        ArrowLeft: () => (held ? tree.previousSibling(k) : -1),
-        ArrowRight: () => (held ? tree.nextSibling(k) : -1),
+      const held = {
+        ArrowUp: () => tree.parent(k),
+        ArrowDown: () => tree.firstChild(k),
+        ArrowLeft: () => tree.previousSibling(k),
+        ArrowRight: () => tree.nextSibling(k),
       };
+      // The outlined part is walked by its path and its stretches.
+      const moves = k < tree.exact ? held
+        : Object.fromEntries(Object.keys(held).map((key) => [key, () => tree.outlinedMove(k, key)]));
       const zooms = { "+": 0.5, "=": 0.5, "-": 2, 0: 0 };
       if (event.key in zooms) {
         event.preventDefault();

@@ -40,6 +40,7 @@ export class SearchTree {
     this.exact = 0;   // nodes held one by one (with their depths): the first ones
     this.stretches = null; // after a skip: {from, low, high} arrays, the outline of the nodes after exact
     this.pathNodes = null; // after a skip: the node of each square of the newest path
+    this.pathSquares = null; // and its square
     this.depth = 0;   // the path's length after the last event
     this.tours = [];  // the last node of each tour found, in order
     this.whole = true; // every event since the start was pushed (a jump over some leaves a part)
@@ -62,26 +63,28 @@ export class SearchTree {
 
   /** Grow the outlined part by wire codes: their nodes as one stretch. */
   pushOutlined(codes) {
-    const from = this.size, path = this.pathNodes;
+    const from = this.size, path = this.pathNodes, squares = this.pathSquares;
     let low = Infinity, high = -Infinity;
     for (const code of codes) {
       if (code === "found") this.tours.push(this.size - 1);
       else if (code >= 0) {
+        squares[this.depth] = code;
         path[this.depth++] = this.size++;
         if (this.depth < low) low = this.depth;
         if (this.depth > high) high = this.depth;
       } else this.depth -= 1;
     }
-    path.length = this.depth;
+    path.length = squares.length = this.depth;
     if (this.size > from) this.stretch(from, low, high);
   }
 
   /**
-   * Grow the tree by a skip's outline (see server/engine/outline.py); return whether it fitted:
-   * false if it does not begin at the tree's last node (the tree was not whole before it).
+   * Grow the tree by an outline of events not sent (see server/engine/outline.py), after which
+   * the path is the squares path; return whether it fitted: false if it does not begin at the
+   * tree's last node (the tree was not whole before it).
    */
-  outline({ from, stretches, tours, pathFrom, pathNodes }) {
-    if (from !== this.size || pathFrom > this.depth) return false;
+  outline({ from, stretches, tours, pathFrom, pathNodes }, path) {
+    if (from !== this.size || pathFrom > this.depth || pathFrom + pathNodes.length !== path.length) return false;
     if (!this.stretches) {
       this.pathNodes = this.path(this.size, this.depth);
       this.stretches = { from: [], low: [], high: [] };
@@ -92,8 +95,36 @@ export class SearchTree {
     }
     this.tours.push(...tours);
     this.pathNodes = this.pathNodes.slice(0, pathFrom).concat(pathNodes);
+    this.pathSquares = [...path];
     this.depth = this.pathNodes.length;
     return true;
+  }
+
+  /** Return the square of node k of the outlined part on the newest path, or null for another. */
+  outlinedSquare(k) {
+    const depth = this.depthAt(k);
+    return depth ? this.pathSquares[depth - 1] : null;
+  }
+
+  /**
+   * Return the node the keys go to from node k of the outlined part (or the root, when no node
+   * is held one by one), by key, or -1: on the newest path, up and down along it; left and
+   * right, the stretches before and after; up from a stretch, the deepest node of the newest
+   * path above it (its own parent is outlined with it).
+   */
+  outlinedMove(k, key) {
+    const s = this.stretches, depth = this.depthAt(k), i = k >= this.exact ? this.stretchOf(k) : -1;
+    const up = () => {
+      for (let d = depth ? depth - 1 : s.low[i] - 1; d >= 1; d--) if (this.pathNodes[d - 1] < k) return this.pathNodes[d - 1];
+      return -1;
+    };
+    const moves = {
+      ArrowUp: up,
+      ArrowDown: () => (depth && this.pathNodes[depth] !== undefined ? this.pathNodes[depth] : -1),
+      ArrowLeft: () => (i > 0 ? s.from[i - 1] : -1),
+      ArrowRight: () => (i + 1 < s.from.length ? s.from[i + 1] : -1),
+    };
+    return moves[key]();
   }
 
   stretch(from, low, high) {

@@ -217,10 +217,24 @@ def test_after_a_skip_the_tree_is_the_whole_search_the_skipped_part_outlined(ope
     )
     # Deep in the skipped part, a stretch of the outline: how many squares, at which depths.
     tree.hover(position={"x": box["width"] * 0.5, "y": box["height"] * 0.6})
-    expect(said).to_have_text(re.compile(r"^Searched in a skip: [\d,]+ squares here, at depths \d+ to \d+ "))
+    expect(said).to_have_text(re.compile(r"^Outlined: [\d,]+ squares here, at depths \d+ to \d+ "))
     # A click there has no moment to go to: the view stays at the end.
     tree.click(position={"x": box["width"] * 0.5, "y": box["height"] * 0.6})
     assert model(page, "events") == len(events)
+    # The keys walk the outline: to the next stretch, and up to the knight's branch above it.
+    stretch = page.evaluate("() => knightsTour.store.view.treeNode.node")
+    tree.press("ArrowRight")
+    page.wait_for_function(f"() => knightsTour.store.view.treeNode.node > {stretch}")
+    expect(said).to_have_text(re.compile(r"^Outlined: "))
+    tree.press("ArrowUp")
+    expect(said).to_have_text(re.compile(r"^[a-f][1-6], depth \d+: its subtree holds"))
+    # Stepped back before the skip, the knight's branch in the skipped part is still named.
+    page.get_by_role("button", name="Step back").click()
+    wait_for_events(page, 40)
+    tree.hover(position={"x": box["width"] - 1, "y": box["height"] - 1})
+    expect(said).to_have_text(
+        re.compile(r"^[a-f][1-6], depth 36: the search comes here later; its subtree holds 1 square$")
+    )
     page.locator("section[data-panel=tree]").screenshot(path=artifact(f"tree_skipped_{screen}.png"))
 
 

@@ -239,12 +239,20 @@ test("while a race's trees are alike so far they have not parted, and a tree gro
  * `report` events (see server/engine/outline.py), each in stretches of `slice` events.
  */
 function outlineOf(codes, from, report, slice) {
-  const path = [], parts = [];
+  const path = [], squares = [], parts = [];
   let nodes = 0;
+  const visit = (code) => {
+    path.push(nodes++);
+    squares.push(code);
+  };
+  const back = () => {
+    path.pop();
+    squares.pop();
+  };
   for (const code of codes.slice(0, from)) {
     if (code === "found") continue;
-    if (code >= 0) path.push(nodes++);
-    else path.pop();
+    if (code >= 0) visit(code);
+    else back();
   }
   for (let a = from; a < codes.length; a += report) {
     const part = { from: nodes, stretches: [], tours: [], pathFrom: path.length };
@@ -253,20 +261,20 @@ function outlineOf(codes, from, report, slice) {
       for (const code of codes.slice(b, Math.min(b + slice, a + report, codes.length))) {
         if (code === "found") part.tours.push(nodes - 1);
         else if (code >= 0) {
-          path.push(nodes++);
+          visit(code);
           count += 1;
           low = Math.min(low, path.length);
           high = Math.max(high, path.length);
           part.pathFrom = Math.min(part.pathFrom, path.length - 1);
         } else {
-          path.pop();
+          back();
           part.pathFrom = Math.min(part.pathFrom, path.length);
         }
       }
       if (count) part.stretches.push(count, low, high);
     }
     part.pathNodes = path.slice(part.pathFrom);
-    parts.push(part);
+    parts.push([part, [...squares]]);
   }
   return parts;
 }
@@ -276,7 +284,7 @@ test("a skip's outline stands for its nodes: count, depths, tours, the newest pa
   const whole = new SearchTree(25), tree = new SearchTree(25);
   whole.push(codes);
   tree.push(codes.slice(0, played));
-  for (const part of outlineOf(codes.slice(0, skipped), played, 20_000, 3000)) assert.ok(tree.outline(part));
+  for (const [part, path] of outlineOf(codes.slice(0, skipped), played, 20_000, 3000)) assert.ok(tree.outline(part, path));
   tree.push(codes.slice(skipped)); // played after the skip was paused
   assert.equal(tree.size, whole.size);
   assert.ok(tree.exact < tree.size);
@@ -317,8 +325,8 @@ test("a skip's outline stands for its nodes: count, depths, tours, the newest pa
 test("an outline that does not begin where the tree ends is refused", () => {
   const codes = search(5, 5, 0), tree = new SearchTree(25);
   tree.push(codes.slice(0, 1000));
-  const [part] = outlineOf(codes, 1200, 10_000, 500);
-  assert.equal(tree.outline(part), false);
+  const [[part, path]] = outlineOf(codes, 1200, 10_000, 500);
+  assert.equal(tree.outline(part, path), false);
   assert.equal(tree.stretches, null);
 });
 
@@ -326,7 +334,8 @@ test("a skip of hours keeps its outline's stretches bounded", () => {
   const tree = new SearchTree(64);
   tree.push([0, 1, 2]);
   for (let i = 0; i < 200_000; i++) {
-    assert.ok(tree.outline({ from: tree.size, stretches: [10, 3, 3 + (i % 50)], tours: [], pathFrom: 3, pathNodes: [] }));
+    const part = { from: tree.size, stretches: [10, 3, 3 + (i % 50)], tours: [], pathFrom: 3, pathNodes: [] };
+    assert.ok(tree.outline(part, [0, 1, 2]));
   }
   assert.equal(tree.size, 3 + 2_000_000);
   assert.ok(tree.stretches.from.length < 1 << 16);
@@ -338,10 +347,33 @@ test("a race skipped before its trees part cannot say where they part; one playe
   const naive = search(5, 5, 0), warnsdorff = search(5, 5, 0, { order: "warnsdorff" });
   const skipped = (codes, played) => {
     const lane = laneOf(codes.slice(0, played), 25);
-    for (const part of outlineOf(codes, played, 5000, 2000)) assert.ok(lane.tree.outline(part));
+    for (const [part, path] of outlineOf(codes, played, 5000, 2000)) assert.ok(lane.tree.outline(part, path));
     return lane;
   };
   assert.equal(partingNode(skipped(naive, 3), skipped(warnsdorff, 3)), null);
   const parting = partingNode(laneOf(naive, 25), laneOf(warnsdorff, 25));
   assert.equal(partingNode(skipped(naive, 400), skipped(warnsdorff, 400)), parting);
+});
+
+test("the outlined part's path names its squares, and the keys walk its path and stretches", () => {
+  const codes = search(5, 5, 0, { every: true }).slice(0, 60_000), tree = new SearchTree(25);
+  tree.push(codes.slice(0, 20));
+  const parts = outlineOf(codes, 20, 30_000, 1000);
+  for (const [part, path] of parts) assert.ok(tree.outline(part, path));
+  const squares = parts.at(-1)[1], path = tree.path(tree.size, tree.depth);
+  for (const [d, k] of path.entries()) {
+    if (k < tree.exact) continue;
+    assert.equal(tree.outlinedSquare(k), squares[d]);
+    assert.equal(tree.outlinedMove(k, "ArrowUp"), path[d - 1]);
+    assert.equal(tree.outlinedMove(k, "ArrowDown"), path[d + 1] ?? -1);
+  }
+  const s = tree.stretches, k = s.from[2] + 5;
+  assert.equal(tree.outlinedSquare(k), null);
+  assert.equal(tree.outlinedMove(k, "ArrowLeft"), s.from[1]);
+  assert.equal(tree.outlinedMove(k, "ArrowRight"), s.from[3]);
+  assert.equal(tree.outlinedMove(s.from[0], "ArrowLeft"), -1);
+  // Up from a stretch: the deepest node of the newest path above it that came before it.
+  const up = tree.outlinedMove(k, "ArrowUp");
+  const expected = path.slice(0, s.low[2] - 1).filter((node) => node < k).at(-1);
+  assert.equal(up, expected);
 });

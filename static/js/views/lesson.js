@@ -44,7 +44,9 @@ function describeNode(lane, k) {
   const size = tree.subtreeSize(k, later ? tree.size : model.visits);
   const tours = tree.toursBefore(k + size) - tree.toursBefore(k);
   const open = !later && tree.onPath(k, model.visits, model.path.length);
-  const id = later ? "lesson.treeNodeLater" : open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours"
+  // A node of the outlined part has no event kept to go to.
+  const laterId = k < tree.exact ? "lesson.treeNodeLater" : "lesson.treeNodeLaterOutlined";
+  const id = later ? laterId : open ? "lesson.treeNodeOpen" : tours ? "lesson.treeNodeTours"
     : "lesson.treeNodeDeadEnd";
   return t(id, { square: squareOf(lane, k), depth: tree.depthAt(k), n: size, tours });
 }
@@ -66,11 +68,11 @@ function branchRows(lane) {
 
 /**
  * Return the name of the square of the lane's tree's node k ("?" once its event is let go); of a
- * node a skip outlined, on the newest path, the square the board shows there.
+ * node of the outlined part, on the newest path, that path's square.
  */
 function squareOf(lane, k) {
-  const { tree, model } = lane;
-  if (k >= tree.exact) return model.visits === tree.size ? nameOf(lane, model.path[tree.depthAt(k) - 1]) : "?";
+  const tree = lane.tree;
+  if (k >= tree.exact) return nameOf(lane, tree.outlinedSquare(k));
   const code = lane.codeAt(tree.eventOf(k));
   return code === null ? "?" : nameOf(lane, code);
 }
