@@ -12,6 +12,7 @@ VIEW = {
     "at": None,
     "panels": {"lesson": True, "lines": False, "hints": True, "degrees": False, "side": "main"},
     "marks": [{"at": 5, "label": " first backtrack "}],
+    "tree": {"node": 40, "span": {"from": 12, "to": 60, "live": False}},
 }
 
 
@@ -22,7 +23,13 @@ def test_a_view_is_passed_on_with_its_labels_trimmed():
 @pytest.mark.parametrize(
     "change, error",
     [
-        ({"extra": 1}, "'class_view' needs an object with link, run, at, panels and marks"),
+        ({"extra": 1}, "'class_view' needs an object with link, run, at, panels, marks and tree"),
+        ({"tree": None}, "tree must be an object with node and span"),
+        ({"tree": {"node": -1, "span": None}}, "tree.node must be an event number"),
+        ({"tree": {"node": 1.5, "span": None}}, "tree.node must be an event number"),
+        ({"tree": {"node": None, "span": {"from": 3, "to": 3, "live": False}}}, "tree.span.from must come"),
+        ({"tree": {"node": None, "span": {"from": 0, "to": 9, "live": 1}}}, "tree.span must be an object"),
+        ({"tree": {"node": None, "span": {"from": 0, "to": 10**12, "live": True}}}, "tree.span.to must be"),
         ({"link": "x" * 401}, "link must be a page's query of at most 400 characters"),
         ({"link": 5}, "link must be a page's query"),
         ({"at": -1}, "at must be an event number from 0 to"),
@@ -60,6 +67,28 @@ def test_only_the_instructor_sends_the_view_and_the_room_gets_it(live_server, co
         late.call("class_join", {"code": code})
         assert late.named("class_state")[-1]["view"]["link"] == VIEW["link"]
         assert not teacher.named("class_view")
+    finally:
+        teacher.call("class_end")
+
+
+def test_a_view_of_no_run_sent_before_a_fast_run_that_ended_does_not_end_it_for_the_room(
+    live_server, connect
+):
+    teacher, student = connect(live_server.url), connect(live_server.url)
+    code = teacher.call("class_open")["code"]
+    try:
+        student.call("class_join", {"code": code})
+        run = teacher.call("start", {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 0})["run"]
+        assert wait_for(lambda: student.named("finished"), 20)
+        # The page's view from before it learned of the run arrives after the run ended.
+        assert teacher.call("class_view", {**VIEW, "run": None})["ok"] is True
+        assert wait_for(lambda: student.named("class_view"))
+        assert student.named("class_view")[-1]["run"] == run
+        # Once the page has shown the run, a view of no run is its empty board (a reset).
+        assert teacher.call("class_view", {**VIEW, "run": run})["ok"] is True
+        assert teacher.call("class_view", {**VIEW, "run": None})["ok"] is True
+        assert wait_for(lambda: len(student.named("class_view")) == 3)
+        assert student.named("class_view")[-1]["run"] is None
     finally:
         teacher.call("class_end")
 

@@ -266,11 +266,18 @@ def on_class_view(data=None):
     if klass is None:
         raise Refusal("class.not_leading", NOT_LEADING)
     with klass.lock:
-        player = klass.main.player
-        if view["run"] is None and player is not None and runs().get(request.sid) is player:
-            # The page sends its start before it learns the run's number: a view of no run sent
-            # meanwhile is older than the run under way, which a student must not let go of.
-            view = {**view, "run": klass.main.started["run"], "at": None}
+        feed = klass.main
+        latest = feed.started["run"] if feed.started else None
+        # The page sends its start before it learns the run's number: a view of no run sent
+        # meanwhile is older than the run, which a student must not let go of; whether the run
+        # is under way, or already over (a fast run can end before the view arrives) and the
+        # page never named it.
+        under_way = feed.player is not None and runs().get(request.sid) is feed.player
+        over_unseen = feed.result is not None and feed.result["run"] == latest != klass.viewed_run
+        if view["run"] is None and (under_way or over_unseen):
+            view = {**view, "run": latest, "at": None}
+        elif view["run"] is not None:
+            klass.viewed_run = view["run"]
         klass.view = view
         klass.touched = time.monotonic()
         socketio.emit("class_view", view, to=klass.room, skip_sid=request.sid)

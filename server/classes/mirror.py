@@ -2,7 +2,8 @@
 
 The page sends its whole view at each change: the settings (as the query of its link), the run
 it shows (None: none, an empty board), the event it shows when stepped back (None: the latest),
-its panels, and the moments it has bookmarked. Students' pages check the link again as they check any link.
+its panels, the moments it has bookmarked, and its search tree's chosen node and zoom.
+Students' pages check the link again as they check any link.
 """
 
 from ..wire import MAX_BUDGET, shown
@@ -31,10 +32,30 @@ def _mark(mark):
     return {"at": _event("a bookmark's event", mark["at"]), "label": label.strip()}
 
 
+def _tree(tree):
+    """Return the tree's part of a view: the node chosen (None: none) and the nodes zoomed to
+    (None: all of them)."""
+    if not isinstance(tree, dict) or set(tree) != {"node", "span"}:
+        raise ValueError(f"tree must be an object with node and span, not {shown(tree)}")
+    node, span = tree["node"], tree["span"]
+    if node is not None:
+        _event("tree.node", node)  # a node is a visit: never more of them than events
+    if span is not None:
+        if (
+            not (isinstance(span, dict) and set(span) == {"from", "to", "live"})
+            or type(span["live"]) is not bool
+        ):
+            raise ValueError(f"tree.span must be an object with from, to and live, not {shown(span)}")
+        if _event("tree.span.from", span["from"]) >= _event("tree.span.to", span["to"]):
+            raise ValueError("tree.span.from must come before tree.span.to")
+        span = dict(span)
+    return {"node": node, "span": span}
+
+
 def check_view(data):
     """Return an instructor's view as the room gets it, or raise ValueError saying what is wrong."""
-    if not isinstance(data, dict) or set(data) != {"link", "run", "at", "panels", "marks"}:
-        raise ValueError("'class_view' needs an object with link, run, at, panels and marks")
+    if not isinstance(data, dict) or set(data) != {"link", "run", "at", "panels", "marks", "tree"}:
+        raise ValueError("'class_view' needs an object with link, run, at, panels, marks and tree")
     link, run, at, panels, marks = (data[key] for key in ("link", "run", "at", "panels", "marks"))
     if not isinstance(link, str) or len(link) > MAX_LINK:
         raise ValueError(f"link must be a page's query of at most {MAX_LINK} characters")
@@ -51,4 +72,11 @@ def check_view(data):
         raise ValueError(f"panels.side must be one of {', '.join(SIDES)}, not {shown(panels['side'])}")
     if not isinstance(marks, list) or len(marks) > MAX_MARKS:
         raise ValueError(f"marks must be a list of at most {MAX_MARKS} bookmarks")
-    return {"link": link, "run": run, "at": at, "panels": dict(panels), "marks": [_mark(m) for m in marks]}
+    return {
+        "link": link,
+        "run": run,
+        "at": at,
+        "panels": dict(panels),
+        "marks": [_mark(m) for m in marks],
+        "tree": _tree(data["tree"]),
+    }

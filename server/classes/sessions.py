@@ -87,6 +87,7 @@ class ClassSession:
         self.lock = threading.Lock()  # orders joins against what the room is sent
         self.touched = time.monotonic()
         self.view = None  # what the instructor's page shows, for the room to mirror: see mirror.py
+        self.viewed_run = None  # the last run the instructor's page named in a view
         # In a race, the other board's run comes from the instructor page's second connection.
         self.second = Feed()
         self.second_sid = None

@@ -177,3 +177,24 @@ def test_a_class_following_a_run_too_fast_to_watch_still_holds_its_whole_tree(pa
     assert student.evaluate(tree) == [True, 183_635, True]
     expect(student.locator("#tree-picture")).to_be_visible()
     expect(student.locator("#tree-note")).to_be_hidden()
+
+
+def test_the_class_sees_the_node_the_instructor_chooses_in_the_tree_and_the_zoom(page, code, open_student):
+    student = open_student(f"/?class={code}")
+    expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
+    page.get_by_label("Speed").fill(FASTEST)
+    page.get_by_role("button", name="Play").click()
+    expect(student.get_by_role("status")).to_contain_text("Tour found", timeout=30_000)
+    tree = page.locator("#tree-picture")
+    tree.focus()
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "+", "+"):
+        tree.press(key)
+    said = page.locator("#tree-point").inner_text()
+    assert ", depth 3:" in said
+    expect(student.locator("#tree-point")).to_have_text(said)
+    span = "knightsTour.store.view.treeSpan"
+    first, last = page.evaluate(f"() => [{span}.from, {span}.to]")
+    student.wait_for_function(f"() => {span}?.from === {first} && {span}.to === {last}")
+    # The instructor zooms back out: so does the class.
+    tree.press("0")
+    student.wait_for_function("() => knightsTour.store.view.treeSpan === null")
