@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import FASTEST, STEP, artifact, caught_up
+from tests.support.page import FASTEST, STEP, artifact, caught_up, set_board
 from tests.support.waiting import wait_for
 
 LOADED = "() => knightsTour.state !== undefined"  # a student's Play stays disabled
@@ -57,10 +57,7 @@ def test_students_follow_the_instructor_live(page, code, open_student):
 
 
 def test_a_late_joiner_sees_the_board_at_once_then_follows(page, code, site, open_student):
-    page.get_by_label("Rows", exact=True).fill("6")
-    page.get_by_label("Rows", exact=True).dispatch_event("change")
-    page.get_by_label("Columns", exact=True).fill("6")
-    page.get_by_label("Columns", exact=True).dispatch_event("change")
+    set_board(page, 6, 6)
     page.get_by_label("Speed").fill("8")  # 250 moves a second: a class still sees every move
     page.get_by_role("button", name="Play").click()
     page.wait_for_function("() => knightsTour.model.events > 60")
@@ -137,10 +134,7 @@ def test_presenter_view_shows_the_code_and_a_big_board(page, code):
 def test_the_class_sees_the_instructors_skip_as_a_whole_tree_and_a_late_joiner_is_told_why_not(
     page, code, open_student
 ):
-    page.get_by_label("Rows", exact=True).fill("6")
-    page.get_by_label("Rows", exact=True).dispatch_event("change")
-    page.get_by_label("Columns", exact=True).fill("6")
-    page.get_by_label("Columns", exact=True).dispatch_event("change")
+    set_board(page, 6, 6)
     student = open_student(f"/?class={code}")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     for events in range(1, 4):
@@ -163,10 +157,7 @@ def test_the_class_sees_the_instructors_skip_as_a_whole_tree_and_a_late_joiner_i
 
 
 def test_a_class_following_a_run_too_fast_to_watch_still_holds_its_whole_tree(page, code, open_student):
-    page.get_by_label("Rows", exact=True).fill("6")
-    page.get_by_label("Rows", exact=True).dispatch_event("change")
-    page.get_by_label("Columns", exact=True).fill("6")
-    page.get_by_label("Columns", exact=True).dispatch_event("change")
+    set_board(page, 6, 6)
     student = open_student(f"/?class={code}")
     expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
     page.get_by_label("Speed").fill(FASTEST)
