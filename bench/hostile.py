@@ -85,7 +85,7 @@ class HostileHall(Hall):
             time.sleep(args.settle)
             for name, attacks in (
                 ("calm", ()),
-                *((a, (a,)) for a in ATTACKS),
+                *((a, (a,)) for a in args.attacks),
                 ("all", ATTACKS),
                 ("after", ()),
             ):
@@ -164,8 +164,8 @@ class HostileHall(Hall):
             f"\n=== hostile hall: {args.followers} followers and {args.solos} solo students at "
             f"{args.speed:g} events/s, a prankster on the same address; {self.command_line()}",
             f"{'phase':<8} {'fan-out p95':>11} {'pace':>6} {'solo p95':>9} {'pace':>6}  "
-            f"{'typed code':>14} {'link':>14} {'claim':>14}  {'CPU%':>5} {'worker':>6} {'RSS MB':>6}  "
-            "prankster",
+            f"{'typed code':>14} {'link':>14} {'claim':>14}  "
+            f"{'CPU%':>5} {'worker':>6} {'idle':>5} {'RSS MB':>6}  prankster",
         ]
         goals = []
         for name, probes, counts in self.rows:
@@ -179,6 +179,7 @@ class HostileHall(Hall):
             cpu = figures.get("server_user", math.nan) + figures.get("server_sys", math.nan)
             worker = figures.get("worker", math.nan)
             rss = figures.get("rss", math.nan) / 2**20
+            idle = figures.get("idle", math.nan)  # the machine's, every core: 200 = two idle cores
             said = [f"{seconds:5.2f} s {outcome(answer)}" for seconds, answer in probes.values()]
             doing = "; ".join(
                 f"{a}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for a, c in counts.items()
@@ -186,7 +187,7 @@ class HostileHall(Hall):
             out.append(
                 f"{name:<8} {fan_p95:>8.0f} ms {follower_pace:>5.0f}% {solo_p95:>6.0f} ms "
                 f"{solo_pace:>5.0f}%  {said[0]:>14} {said[1]:>14} {said[2]:>14}  "
-                f"{cpu:>5.0f} {worker:>6.0f} {rss:>6.0f}  {doing or '-'}"
+                f"{cpu:>5.0f} {worker:>6.0f} {idle:>5.0f} {rss:>6.0f}  {doing or '-'}"
             )
             joins = all(answer.get("ok") and seconds < GOAL_JOIN_S for seconds, answer in probes.values())
             goals.append(
@@ -197,6 +198,10 @@ class HostileHall(Hall):
                     joins,
                 )
             )
+        for name, probes, _ in self.rows:
+            for who, (seconds, answer) in probes.items():
+                if not answer.get("ok"):
+                    out.append(f"{name}: the {who} newcomer, after {seconds:.2f} s: {answer}")
         if hasattr(self, "vote"):
             taken, result, counts = self.vote
             out.append(
@@ -221,7 +226,16 @@ def parse(argv):
     parser.add_argument("--settle", type=float, default=1.5)
     parser.add_argument("--scale", type=float, default=1.0, help="of the prankster's attacks")
     parser.add_argument("--quick", action="store_true", help="a smoke run: a small class, short phases")
+    parser.add_argument(
+        "--attacks",
+        type=lambda text: text.split(","),
+        default=list(ATTACKS),
+        help=f"the attacks to run one at a time, comma-separated (all of them at once still follow): "
+        f"{','.join(ATTACKS)}",
+    )
     args = parser.parse_args(argv)
+    if unknown := set(args.attacks) - set(ATTACKS):
+        parser.error(f"no such attack: {', '.join(sorted(unknown))}")
     if args.quick:
         for key, value in QUICK.items():
             setattr(args, key, value)

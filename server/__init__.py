@@ -9,8 +9,9 @@ from .classes import poll_events, seams, sharing
 from .classes import registry as classes
 from .classes.passes import load_secret
 from .edge import door, farewell, guard, headers, intake, websocket
-from .edge.badges import Badges
+from .edge.badges import MINT_BURST, Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
+from .edge.pacing import ADDRESS_BURST, Pacing
 from .extension import socketio
 from .runs import events as run_events
 from .runs import registry as runs
@@ -51,6 +52,7 @@ def create_app(config=None):
     if config:
         app.config.update(config)
     app.register_blueprint(pages.bp)
+    pages.assets(app).init_app(app)
     headers.init_app(app)
     runs.init_app(app)
     classes.init_app(app)
@@ -83,15 +85,20 @@ def create_app(config=None):
     websocket.install(eio, MAX_FRAME_BYTES, timeout=eio.ping_interval + eio.ping_timeout)
     intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)
     handshakes = Buckets(app.config["HANDSHAKE_RATE"], app.config["HANDSHAKE_BURST"])
+    # An address given room for a larger hall than the default's is given as many more badges
+    # and page loads at once.
+    hall = max(1.0, app.config["MAX_PER_ADDRESS"] / guard.MAX_CONNECTIONS)
     # Signed with the classes' secret, which every process sharing them has: a badge given by
     # one is good at all (and after a restart).
-    badges = app.extensions["knights_tour_badges"] = Badges(load_secret(app))
+    badges = Badges(load_secret(app), mint_burst=round(MINT_BURST * hall))
+    app.extensions["knights_tour_badges"] = badges
     app.wsgi_app = app.extensions[door.GUARD] = guard.Guard(
         app.wsgi_app,
         max_connections=app.config["MAX_PER_ADDRESS"],
         handshakes=handshakes,
         max_websockets=app.config["MAX_WEBSOCKETS"],
         badges=badges,
+        pacing=Pacing(badges, burst=round(ADDRESS_BURST * hall)),
     )
     if app.config["PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])

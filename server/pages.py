@@ -17,6 +17,7 @@ from flask import (
     send_from_directory,
 )
 
+from .assets import Assets
 from .classes.mirror import MAX_LABEL, MAX_MARKS
 from .classes.polls import MAX_SERIES
 from .classes.registry import classes
@@ -48,6 +49,12 @@ ORDERING_LABELS = {
     "warnsdorff-roth": "Warnsdorff + Roth's tie-break",
     "random": "Random",
 }
+
+
+def assets(app):
+    """Return the page's files, its own and its libraries', named by their content (assets.py)."""
+    folders = {f"/vendor/{name}": (folder, VENDORED_FILES.get(name)) for name, folder in VENDORED.items()}
+    return Assets({app.static_url_path: (app.static_folder, None), **folders})
 
 
 def join_base():

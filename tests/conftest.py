@@ -86,6 +86,12 @@ def app():
 
 
 @pytest.fixture
+def configured():
+    """Return configured(config): a fresh app with the tests' configuration and config on top."""
+    return new_app
+
+
+@pytest.fixture
 def clients(app):
     """Return clients(): a new Flask-SocketIO test client of app, disconnected after the test."""
     # A test client never acknowledges what the server sends it.

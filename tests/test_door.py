@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from types import SimpleNamespace
+from urllib.parse import unquote
 
 import pytest
 
@@ -13,6 +14,7 @@ from server.edge import door
 from server.edge.badges import COOKIE, Badges
 from server.edge.guard import HANDSHAKE_REFUSED, Guard
 from server.edge.limits import Buckets
+from server.edge.pacing import BUSY, Pacing
 from tests.support.clock import Clock
 
 ADDRESS = "10.1.2.3"
@@ -37,6 +39,19 @@ def guard(clock):
         lambda environ, start_response: [], handshakes=Buckets(1.0, 1, clock=clock), badges=Badges(b"s")
     )
     guard.handshakes.take(ADDRESS)
+    return guard
+
+
+@pytest.fixture
+def paced(clock):
+    """Return a guard whose address ADDRESS has filled its queue of requests (one at once, one a
+    second, a wait of two at most), with two handshakes left."""
+    badges = Badges(b"s")
+    pacing = Pacing(badges, addresses=Buckets(1.0, 1, clock=clock), max_wait=2.0)
+    guard = Guard(lambda environ, start_response: [], handshakes=Buckets(1.0, 2, clock=clock), badges=badges)
+    guard.pacing = pacing
+    while pacing.wait({}, ADDRESS) is not None:
+        pass
     return guard
 
 
@@ -76,13 +91,34 @@ def answer(client):
 def guard_status(guard, data):
     """Return the status the guard itself answers a request's head with (its buckets as they are)."""
     line, *fields = data.decode("latin-1").removeprefix("\r\n").split("\r\n")[:-2]
-    environ = {"PATH_INFO": line.split()[1].partition("?")[0], "REMOTE_ADDR": ADDRESS}
+    # gunicorn decodes the path it gives the app.
+    environ = {"PATH_INFO": unquote(line.split()[1].partition("?")[0]), "REMOTE_ADDR": ADDRESS}
     cookies = [value.strip() for name, value in (f.split(":", 1) for f in fields) if name.lower() == "cookie"]
     if cookies:
         environ["HTTP_COOKIE"] = ",".join(cookies)  # as gunicorn joins repeated headers
     statuses = []
     guard(environ, lambda status, headers: statuses.append(status))
     return statuses[0] if statuses else "let in"
+
+
+def refused_at_the_door(guard, heads):
+    """Return {case: what the door answered} for heads the door must refuse, each taken from its socket."""
+    sent = {}
+    for case, data in heads.items():
+        with connected() as ends:
+            refused, left = at_the_door(guard, ends, data)
+            assert refused and left == b"", f"{case}: not refused, or left in the socket"
+            sent[case] = answer(ends[1])
+    return sent
+
+
+def let_in_unread(guard, heads):
+    """Check that the door lets each of heads go on unread, and that the guard would let it in."""
+    for case, data in heads.items():
+        with connected() as ends:
+            refused, left = at_the_door(guard, ends, data)
+        assert not refused and left == data, f"{case}: refused, or read"
+        assert not guard_status(guard, data).startswith(("429", "503")), f"{case}: the guard refuses it"
 
 
 def test_a_spent_address_is_answered_429_at_the_door_as_the_guard_would(guard):
@@ -94,27 +130,68 @@ def test_a_spent_address_is_answered_429_at_the_door_as_the_guard_would(guard):
         "a badge in a second Cookie line": head(WEBSOCKET, "Cookie: a=b", f"Cookie: {COOKIE}={badge}"),
         "another method, after an empty line": b"\r\n" + head(method="POST"),
     }
-    for case, data in heads.items():
-        with connected() as ends:
-            refused, left = at_the_door(guard, ends, data)
-            assert refused and left == b"", f"{case}: not refused, or left in the socket"
-            sent = answer(ends[1])
+    for case, sent in refused_at_the_door(guard, heads).items():
         assert sent.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), case
         assert sent.endswith(b"\r\n\r\n" + HANDSHAKE_REFUSED.encode()), case
-        assert guard_status(guard, data).startswith("429"), f"{case}: the guard would not refuse it"
+        assert guard_status(guard, heads[case]).startswith("429"), f"{case}: the guard would not refuse it"
 
 
 def test_what_the_guard_would_let_in_goes_on_unread(guard):
     badge = guard.badges.issue({}, ADDRESS)
+    let_in_unread(
+        guard,
+        {
+            "a badge with handshakes left": head(WEBSOCKET, f"Cookie: {COOKIE}={badge}"),
+            "the page, not a handshake": head("/"),
+        },
+    )
+
+
+def test_an_address_whose_queue_is_full_is_answered_503_at_the_door_as_the_guard_would(paced):
     heads = {
-        "a badge with handshakes left": head(WEBSOCKET, f"Cookie: {COOKIE}={badge}"),
-        "the page, not a handshake": head("/"),
+        "the page": head("/"),
+        "one of its files": head("/static/js/app.js?v=0123456789ab"),
+        "the embed, after an empty line": b"\r\n" + head("/embed?controls=full"),
+        "a made-up badge": head("/", f"Cookie: {COOKIE}=abc.def"),
     }
-    for case, data in heads.items():
+    for case, sent in refused_at_the_door(paced, heads).items():
+        assert sent.startswith(b"HTTP/1.1 503 Service Unavailable\r\n"), case
+        assert b"\r\nRetry-After: 5\r\n" in sent and sent.endswith(BUSY.encode()), case
+        assert guard_status(paced, heads[case]).startswith("503"), f"{case}: the guard would not refuse it"
+
+
+def test_with_its_queue_full_an_address_still_gets_its_badges_pages_and_its_handshakes(paced):
+    badge = paced.badges.issue({}, ADDRESS)
+    let_in_unread(
+        paced,
+        {
+            "a page with a badge that has requests left": head("/", f"Cookie: {COOKIE}={badge}"),
+            "a handshake, which has its own budget": head(),
+            "an encoded path, which the door leaves to gunicorn to read": head("/%73ocket.io/?EIO=4"),
+        },
+    )
+
+
+def test_a_refusal_waits_in_the_tarpit_while_it_has_room_and_is_sent_at_once_past_it(guard, monkeypatch):
+    slept = []
+    monkeypatch.setattr(door.time, "sleep", slept.append)
+    tarpit = door.Tarpit(seconds=1.0, per_address=2, in_all=3)
+
+    def refused_with(waiting):
+        tarpit.waiting.update(waiting)
+        slept.clear()
         with connected() as ends:
-            refused, left = at_the_door(guard, ends, data)
-        assert not refused and left == data, f"{case}: refused, or read"
-        assert not guard_status(guard, data).startswith("429"), f"{case}: the guard refuses it"
+            ends[1].sendall(head())
+            assert door.refused(guard, ends[0], ADDRESS, WAIT, tarpit) is True
+            assert answer(ends[1]).startswith(b"HTTP/1.1 429 ")
+        tarpit.waiting.subtract(waiting)
+        return slept == [1.0]
+
+    assert refused_with({}), "a refusal was sent at once while the tarpit was empty"
+    assert not tarpit.waiting, "a refusal sent is still counted as waiting"
+    assert refused_with({ADDRESS: 1, "10.9.9.9": 1})
+    assert not refused_with({ADDRESS: 2}), "an address held more refusals than its share"
+    assert not refused_with({"10.9.9.9": 3}), "more refusals were held than the tarpit's room"
 
 
 def test_a_head_arriving_in_pieces_is_judged_once_whole(guard):

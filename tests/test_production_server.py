@@ -25,6 +25,7 @@ from server.__main__ import KEEPALIVE
 from server.edge.badges import COOKIE
 from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
+from server.edge.pacing import ADDRESS_BURST, ADDRESS_RATE
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.runs.player import WINDOW
@@ -840,6 +841,20 @@ def test_frames_within_the_rate_are_answered_as_ever(site, connect, opened):
     assert "there is no run to pause" in answer
 
 
+def test_a_request_the_network_splits_into_pieces_is_one_request_not_many_frames(site, opened):
+    wire = opened(Wire(site.port))
+    wire.connect()
+    wire.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    data = text_frame('42["pause"' + " " * 400 + "]")  # one frame, as a browser sends it
+    pieces = [data[at : at + 4] for at in range(0, len(data), 4)]
+    assert len(pieces) > 2 * FRAME_BURST
+    for piece in pieces:
+        wire.send(piece)
+        time.sleep(0.002)  # each piece in a segment of its own, as a slow network delivers them
+    answer = wire.expect(lambda text: text.startswith("42["))
+    assert "there is no run to pause" in answer
+
+
 BIG = "1" + "0" * 120
 ODD = [
     # (packet, what its error says)
@@ -1060,3 +1075,70 @@ def test_an_address_gets_at_most_max_per_address_websockets(production, connect,
         events, _ = finished(good, watch)
     print(f"  5 WebSockets from {source}: the 6th got 429, closed after {closed * 1000:.1f} ms;")
     print(f"  one closed, the next got 101; the good client got {events:,} exact events meanwhile")
+
+
+def served(socks, each, timeout, meanwhile=None):
+    """Read the answers to each pipelined HEAD request sent on each of socks; return their
+    statuses, once all have come or timeout has passed. meanwhile(count so far) is called as they come."""
+    statuses, data = [], {sock: b"" for sock in socks}
+    deadline = time.monotonic() + timeout
+    with selectors.DefaultSelector() as selector:
+        for sock in socks:
+            sock.setblocking(False)
+            selector.register(sock, selectors.EVENT_READ)
+        while len(statuses) < each * len(socks) and time.monotonic() < deadline:
+            for key, _ in selector.select(0.5):
+                try:
+                    chunk = key.fileobj.recv(65536)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                # A HEAD request's answer is its head alone.
+                *heads, data[key.fileobj] = (data[key.fileobj] + chunk).split(b"\r\n\r\n")
+                statuses += [http_status(head) for head in heads]
+                if meanwhile is not None:
+                    meanwhile(len(statuses))
+    return statuses
+
+
+def test_a_page_flood_from_the_class_address_is_served_at_its_pace_and_holds_up_no_badge(
+    site, connect, opened
+):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    badge = a_badge(site)
+    # A script loading one of the page's files flat out from the class's address: past the
+    # address's burst, it is served ADDRESS_RATE a second, however fast it asks.
+    source, connections = "127.0.0.8", 25
+    page = requests.get(site.url + "/", timeout=5).text
+    named = re.search(r'src="(/static/js/app\.js\?v=[0-9a-f]+)"', page).group(1)
+    each = (ADDRESS_BURST + 5 * int(ADDRESS_RATE)) // connections
+    request = f"HEAD {named} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    began = time.monotonic()
+    flood = [opened(tcp(site.port, source)) for _ in range(connections)]
+    for sock in flood:
+        sock.sendall(request * each)
+    # Once the flood is waiting its turn: a browser with its badge, from the same address, and a
+    # page from another address.
+    others, got = {}, {}
+
+    def ask_meanwhile(count):
+        if count > ADDRESS_BURST and not others:
+            cookie = f"Cookie: {COOKIE}={badge}\r\n"
+            for name, (address, extra) in {"badge": (source, cookie), "neighbour": ("127.0.0.9", "")}.items():
+                others[name] = sock = opened(tcp(site.port, address))
+                sock.sendall(f"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode())
+            got.update(answers(list(others.values()), 5))  # the flood's answers wait in its sockets
+
+    statuses = served(flood, each, 30, ask_meanwhile)
+    seconds = time.monotonic() - began
+    assert statuses == [200] * (each * connections), "some of the flood's requests were refused or lost"
+    # The bucket was full when it began: no more than ADDRESS_RATE a second after its burst.
+    assert seconds >= (each * connections - ADDRESS_BURST) / ADDRESS_RATE, f"served in {seconds:.1f} s"
+    assert [got[others[name]].status for name in ("badge", "neighbour")] == [200, 200]
+    events, _ = finished(good, watch)
+    print(f"  {len(statuses):,} requests in {seconds:.1f} s from one address;")
+    print(f"  a badge's page in {got[others['badge']].seconds * 1000:.0f} ms, a neighbour's in", end=" ")
+    print(f"{got[others['neighbour']].seconds * 1000:.0f} ms; the good client got {events:,} events")

@@ -1,7 +1,9 @@
 """The page's routes: the page with the server's own options, class links' QR codes, the Socket.IO client."""
 
+import hashlib
 import json
 import re
+from pathlib import Path
 
 from server.classes.mirror import MAX_LABEL, MAX_MARKS
 from server.classes.polls import MAX_SERIES
@@ -11,6 +13,8 @@ from server.engine import ORDERINGS
 from server.pages import QR_MAX_AGE
 from server.wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 from tests.support.qr import encodes
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
 def field(html, element_id, attribute):
@@ -131,3 +135,33 @@ def test_a_class_qr_code_carries_a_ticket_only_if_the_server_signed_it(app):
     # Another class's ticket, a forged one, or none at all where one is asked for: no picture.
     for bad in (classes(app).passes.ticket("AB3XYQR", "nonce123"), "nonce123." + "A" * 32, ""):
         assert client.get("/class/AB3XZQR/qr.svg", query_string={"ticket": bad}).status_code == 404, bad
+
+
+def import_map(html):
+    """Return the page's import map."""
+    return json.loads(re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1))
+
+
+def test_each_of_the_pages_files_is_named_by_its_content_and_kept_by_browsers_for_a_year(app):
+    client = app.test_client()
+    html = client.get("/").get_data(as_text=True)
+    imports = import_map(html)["imports"]
+    # Every module the page has, and every library module it imports (by its plain URL).
+    modules = {f"/static/{path.relative_to(STATIC).as_posix()}" for path in STATIC.rglob("*.js")}
+    imported = set(re.findall(r'"(/vendor/[^"]+)"', "".join(p.read_text() for p in STATIC.rglob("*.js"))))
+    assert imported and modules | imported <= set(imports), "a module the page loads is not named"
+    named = [imports[path] for path in sorted(modules | imported)]
+    named += re.findall(r'(?:href|src)="(/static/[^"]+\?v=[0-9a-f]+)"', html)  # the style, the entry
+    assert "/static/css/app.css" in " ".join(named) and "/static/js/app.js" in " ".join(named)
+    for url in named:
+        path, _, version = url.partition("?v=")
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert hashlib.sha256(response.data).hexdigest().startswith(version), f"{url}: not its content"
+        cache = response.cache_control
+        assert cache.max_age == 365 * 24 * 3600 and cache.immutable and not cache.no_cache, url
+        # Its plain name, or a name of other content, is asked again every time, as before.
+        for other in (path, f"{path}?v=000000000000"):
+            again = client.get(other).cache_control
+            assert again.max_age is None and not again.immutable and again.no_cache, other
+    assert import_map(client.get("/embed").get_data(as_text=True)) == import_map(html)

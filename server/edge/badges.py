@@ -56,10 +56,10 @@ def given(badge):
 class Badges:
     """Issue badges, and let a handshake with one in on its own budget."""
 
-    def __init__(self, secret, wall=time.time):
+    def __init__(self, secret, wall=time.time, mint_burst=MINT_BURST):
         self._secret, self.wall = secret, wall
         self.handshakes = Buckets(BADGE_RATE, BADGE_BURST, keep=KEEP)
-        self.minted = Buckets(MINT_RATE, MINT_BURST)
+        self.minted = Buckets(MINT_RATE, mint_burst)
 
     def _sign(self, nonce):
         digest = hmac.new(self._secret, f"badge:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]

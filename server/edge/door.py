@@ -1,11 +1,12 @@
-"""Refuse an address's surplus WebSocket handshakes at the door, before gunicorn parses them.
+"""Refuse an address's surplus handshakes and requests at the door, before gunicorn parses them.
 
 Behind a school's NAT a script opening connections flat out is refused by its address's
 handshake budget (guard.py), but each refusal through gunicorn costs its parser, a WSGI environ
 and a response: about a thousand a second held the one worker that serves the whole class. At
-the door a refusal costs a peek at the request's head and one canned answer. Only what the guard
-would refuse anyway is refused here, with its words; anything else (another path, a head the
-door does not read as gunicorn would, a badge with handshakes left) goes on to gunicorn and the
+the door a refusal costs a peek at the request's head and one canned answer. The same goes for
+the other requests (the page, its files) of an address whose queue is full (pacing.py). Only
+what the guard would refuse anyway is refused here, with its words; anything else (a head the
+door does not read as gunicorn would, a badge with a budget left) goes on to gunicorn and the
 guard as before, untouched. A client that knows the trick can still send its refusals the long
 way (an encoded path, a head over 8 KB): the door makes a plain flood cheap, and a crafted one
 costs what every flood cost before.
@@ -14,21 +15,39 @@ costs what every flood cost before.
 import re
 import socket
 import time
+from collections import Counter
 
 from .guard import HANDSHAKE_REFUSED
+from .pacing import BUSY, RETRY_AFTER
 
 GUARD = "knights_tour_guard"  # the app's extensions key for its Guard
 HEAD_BYTES = 8192  # a handshake's head is well under 1 KB; a longer one is left to gunicorn
 COOKIE_LINE = re.compile(rb"\r\ncookie:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)", re.IGNORECASE)
 METHOD = re.compile(rb"[A-Z]+ ")  # a request line's method and its space, as gunicorn reads it
 FIRST_WAIT, LONGEST_WAIT = 0.01, 0.5  # seconds between two looks at a head still arriving
-REFUSAL = (
-    "HTTP/1.1 429 Too Many Requests\r\n"
-    "Content-Type: text/plain; charset=utf-8\r\n"
-    f"Content-Length: {len(HANDSHAKE_REFUSED.encode())}\r\n"
-    "Connection: close\r\n\r\n"
-    f"{HANDSHAKE_REFUSED}"
-).encode()
+# A refusal is sent after a second: a script that tries again as soon as it is refused (500
+# sockets kept open, say) then tries a few hundred times a second, not thousands, each try a
+# turn of the worker. A page tries again after 1 to 5 s anyway. Only so many wait at once, so
+# that waiting refusals never fill the worker's connections: past that, they are sent at once.
+TARPIT_SECONDS = 1.0
+TARPIT_PER_ADDRESS = 500
+TARPIT_IN_ALL = 1_000
+
+
+def canned(status, text, *headers):
+    """Return the bytes of an answer that ends its connection, as the guard's are."""
+    lines = [
+        f"HTTP/1.1 {status}",
+        "Content-Type: text/plain; charset=utf-8",
+        f"Content-Length: {len(text.encode())}",
+        "Connection: close",
+        *headers,
+    ]
+    return ("\r\n".join(lines) + f"\r\n\r\n{text}").encode()
+
+
+REFUSAL = canned("429 Too Many Requests", HANDSHAKE_REFUSED)
+BUSY_REFUSAL = canned("503 Service Unavailable", BUSY, f"Retry-After: {RETRY_AFTER}")
 
 
 def install(worker):
@@ -40,28 +59,53 @@ def install(worker):
     # head cannot be peeked at before the handshake.
     if guard is None or app.config["PROXIES"] or worker.cfg.is_ssl:
         return
-    handle, wait = worker.handle, worker.cfg.keepalive
+    handle, wait, tarpit = worker.handle, worker.cfg.keepalive, Tarpit()
 
     def handle_unless_refused(listener, client, address):
-        if not refused(guard, client, address[0] if isinstance(address, tuple) else "", wait):
+        if not refused(guard, client, address[0] if isinstance(address, tuple) else "", wait, tarpit):
             handle(listener, client, address)
 
     worker.handle = handle_unless_refused
 
 
-def refused(guard, client, address, wait):
-    """Answer a handshake the guard would refuse for its address's rate, or end a connection that
-    sends no whole head within wait seconds, as gunicorn would; tell whether it did either."""
+class Tarpit:
+    """Refusals waiting to be sent: how many, by address."""
+
+    def __init__(self, seconds=TARPIT_SECONDS, per_address=TARPIT_PER_ADDRESS, in_all=TARPIT_IN_ALL):
+        self.seconds, self.per_address, self.in_all = seconds, per_address, in_all
+        self.waiting = Counter()  # only the worker's greenlets touch it, one at a time
+
+    def wait(self, address):
+        """Wait before a refusal to address is sent, if there is room for one more to wait."""
+        if self.waiting[address] >= self.per_address or self.waiting.total() >= self.in_all:
+            return
+        self.waiting[address] += 1
+        try:
+            time.sleep(self.seconds)  # gevent's: the worker serves everyone else meanwhile
+        finally:
+            self.waiting[address] -= 1
+            if not self.waiting[address]:
+                del self.waiting[address]
+
+
+def refused(guard, client, address, wait, tarpit=None):
+    """Answer a request the guard would refuse for its address's budgets (after a while, in
+    tarpit), or end a connection that sends no whole head within wait seconds, as gunicorn
+    would; tell whether it did either."""
     if guard.open_to(address):
         return False  # the common case: nothing to read here, gunicorn reads it all
     head = peek_head(client, time.monotonic() + wait)
     if head is None:
         return True  # no whole head in time: gunicorn would close it as silently, after as long
-    if not (head and refusable(guard, head) and not guard.open_to(address)):
-        return False  # checked again: the address may have had a handshake back meanwhile
+    # Checked with the head: the address may have had its budget back meanwhile.
+    answer = refusal(guard, head, address) if head else None
+    if answer is None:
+        return False
+    if tarpit is not None:
+        tarpit.wait(address)
     try:
         client.recv(len(head))  # taken from the socket, so that closing it sends no reset
-        client.sendall(REFUSAL)
+        client.sendall(answer)
         client.shutdown(socket.SHUT_RDWR)
     except OSError:
         pass
@@ -92,13 +136,16 @@ def peek_head(client, deadline):
     return None
 
 
-def refusable(guard, head):
-    """Tell whether a request's head is a handshake the guard would refuse once its address has
-    spent its budget: on the guard's path, with no badge that has handshakes of its own left."""
+def refusal(guard, head, address):
+    """Return the answer the guard would give a request's head from address now for its budgets
+    (its address's, its badge's), or None if it would let it in or the door cannot tell."""
     line = head.removeprefix(b"\r\n")  # gunicorn skips an empty line before a request
     method = METHOD.match(line)
-    if method is None or not line[method.end() :].startswith(guard.path.encode()):
-        return False
+    path = line[method.end() :].split(b" ", 1)[0].decode("latin-1") if method else ""
+    if not path.startswith("/") or "%" in path:
+        return None  # a target in another form, or encoded, is left to gunicorn to read
     # Repeated Cookie headers reach the app joined by commas, as gunicorn joins them.
     cookie = b",".join(COOKIE_LINE.findall(line)).decode("latin-1")
-    return not (cookie and guard.badge_admits(cookie))
+    if guard.admits(path, cookie, address):
+        return None
+    return REFUSAL if path.startswith(guard.path) else BUSY_REFUSAL

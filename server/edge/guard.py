@@ -2,10 +2,12 @@
 
 import socket
 import threading
+import time
 from collections import Counter, defaultdict
 
 from .badges import ENVIRON_KEY
 from .limits import Buckets
+from .pacing import BUSY, RETRY_AFTER
 
 # A whole class behind one school NAT shares an address: a lecture hall's worth of pages may
 # connect at once from one, and come back together after a restart.
@@ -57,7 +59,7 @@ class _ThenClose(list):
                 pass
 
 
-def _answer(environ, start_response, status, text):
+def _answer(environ, start_response, status, text, *headers):
     body = text.encode()
     start_response(
         status,
@@ -65,6 +67,7 @@ def _answer(environ, start_response, status, text):
             ("Content-Type", "text/plain; charset=utf-8"),
             ("Content-Length", str(len(body))),
             ("Connection", "close"),
+            *headers,
         ],
     )
     return _ThenClose([body], environ.get("gunicorn.socket"))
@@ -82,9 +85,11 @@ class Guard:
         max_body=MAX_BODY_BYTES,
         max_websockets=MAX_WEBSOCKETS,
         badges=None,
+        pacing=None,
     ):
         self.app, self.path, self.max_connections, self.max_body = app, path, max_connections, max_body
         self.badges = badges  # a browser's own budget of handshakes, by its cookie: see badges.py
+        self.pacing = pacing  # when the other requests are served: see pacing.py
         self.max_websockets = max_websockets
         # Buckets has a length: an empty table is falsy, so compare with None.
         self.handshakes = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST) if handshakes is None else handshakes
@@ -102,9 +107,9 @@ class Guard:
                 "413 Content Too Large",
                 f"requests carry at most {self.max_body:,} bytes",
             )
-        if not environ.get("PATH_INFO", "").startswith(self.path):
-            return self.app(environ, start_response)
         address = environ.get("REMOTE_ADDR", "")
+        if not environ.get("PATH_INFO", "").startswith(self.path):
+            return self._in_turn(environ, start_response, address)
         # A refused handshake costs nothing: behind a school's NAT, a script opening connections
         # flat out must not keep the address closed to its pages for long after it stops. A
         # page with a badge connects on its own budget first.
@@ -142,13 +147,29 @@ class Guard:
                 if not seats:
                     del self.seats[address]
 
-    def open_to(self, address):
-        """Tell whether an address has a new connection left in its budget (spending none)."""
-        return self.handshakes.level(address) >= 1
+    def _in_turn(self, environ, start_response, address):
+        """Serve a request that is not Socket.IO's in its address's turn, or say the network is busy."""
+        wait = 0.0 if self.pacing is None else self.pacing.wait(environ, address)
+        if wait is None:
+            return _answer(
+                environ, start_response, "503 Service Unavailable", BUSY, ("Retry-After", str(RETRY_AFTER))
+            )
+        if wait:
+            time.sleep(wait)  # a greenlet's sleep in the worker: the queue costs no CPU
+        return self.app(environ, start_response)
 
-    def badge_admits(self, cookie):
-        """Tell whether a Cookie header carries a badge with a new connection left (spending none)."""
-        return self.badges is not None and self.badges.has_left({"HTTP_COOKIE": cookie})
+    def open_to(self, address):
+        """Tell whether an address has a new connection and a request left in its budgets (spending none)."""
+        return self.handshakes.level(address) >= 1 and (self.pacing is None or self.pacing.open_to(address))
+
+    def admits(self, path, cookie, address):
+        """Tell whether the guard would let a request for path with this Cookie header in now, as far
+        as its address's and its badge's budgets go (spending nothing)."""
+        environ = {"HTTP_COOKIE": cookie}
+        if not path.startswith(self.path):
+            return self.pacing is None or self.pacing.admits(environ, address)
+        badged = self.badges is not None and self.badges.has_left(environ)
+        return badged or self.handshakes.level(address) >= 1
 
     def open(self, address):
         """Return how many WebSockets an address holds open."""

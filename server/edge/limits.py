@@ -8,10 +8,12 @@ from flask import current_app
 MAX_MESSAGE_BYTES = 16 * 1024  # the largest request a page sends is well under 1 KB
 RATE = 30.0  # requests a second, on average (a held arrow key repeats about 30 times a second)
 BURST = 60  # requests at once, after a quiet spell
-# Frames a second a WebSocket peer may send, pings, pongs and Engine.IO packets included: a page
-# sends its requests, their acknowledgements and a pong every 25 s, well within.
-FRAME_RATE = 100.0
-FRAME_BURST = 500
+# Frames a second a WebSocket peer may send that are not whole Socket.IO messages (those count
+# as requests): pings, pongs, Engine.IO packets, fragments. A page sends a pong every 25 s and
+# nothing else of the kind; a script sending pings flat out on connection after connection
+# costs the worker this many frames' parsing each time before it is closed.
+FRAME_RATE = 20.0
+FRAME_BURST = 50
 KEEP = 4096  # keys kept before the full buckets among them are forgotten
 
 
@@ -47,13 +49,33 @@ class Buckets:
         """
         now = self.clock()
         with self._lock:
-            if key not in self._buckets and len(self._buckets) >= self.keep:
-                self._make_room(now)
             level = self._level(self._buckets.get(key), now)
             tokens = level - 1
             kept = tokens if sink or tokens >= 0 else level
-            self._buckets[key] = (max(kept, -2 * self.burst), now)
+            self._keep(key, max(kept, -2 * self.burst), now)
             return tokens
+
+    def reserve(self, key, within):
+        """Take a token for key, owing it if none is left; return the seconds until it is paid
+        for (0 when there was one), or None, taking nothing, if that would be more than within.
+
+        Owed tokens are paid in the order they were reserved: a key's waiting clients are served
+        first come, first served, at rate a second.
+        """
+        now = self.clock()
+        with self._lock:
+            tokens = self._level(self._buckets.get(key), now) - 1
+            wait = max(0.0, -tokens / self.rate)
+            if wait > within:
+                return None
+            self._keep(key, tokens, now)
+            return wait
+
+    def _keep(self, key, tokens, now):
+        """Store key's tokens as of now (the lock is held)."""
+        if key not in self._buckets and len(self._buckets) >= self.keep:
+            self._make_room(now)
+        self._buckets[key] = (tokens, now)
 
     def _make_room(self, now):
         """Forget the buckets that are full again; if too few are, keep the most drained half."""

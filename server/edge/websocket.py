@@ -6,7 +6,7 @@ import time
 
 import simple_websocket
 from simple_websocket.errors import ConnectionClosed
-from wsproto.events import TextMessage
+from wsproto.events import BytesMessage, TextMessage
 from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import LocalProtocolError
 
@@ -22,7 +22,7 @@ class Socket(simple_websocket.Server):
     Every frame the peer sends that is not a whole Engine.IO message (which the Socket.IO
     requests' own limit counts: see intake.py), such as a WebSocket ping or pong, an Engine.IO
     ping, pong or noop, or a fragment, spends one of its frames (frame_rate a second,
-    frame_burst at once): a peer that runs out is closed.
+    frame_burst at once), once the whole frame has come: a peer that runs out is closed.
     """
 
     def __init__(self, environ, frame_rate=FRAME_RATE, frame_burst=FRAME_BURST, **options):
@@ -43,15 +43,18 @@ class Socket(simple_websocket.Server):
     def _counted(self, events):
         """Yield the peer's frames from events() while it has frames left to spend."""
         for event in events():
-            if (
-                isinstance(event, TextMessage)
-                and event.message_finished
-                and self.incoming_message is None
-                and event.data.startswith("4")
-            ):
-                if self.seat is not None and event.data.startswith("42"):
-                    self.seat.proven = True  # a Socket.IO event: a page's request
-                yield event  # a whole message: a request, counted as one (or an acknowledgement)
+            if isinstance(event, TextMessage) and event.message_finished:
+                # The message's beginning: this frame, or what came before it (kept as bytes
+                # once a second piece has come).
+                begun = event.data if self.incoming_message is None else self.incoming_message
+                kind = begun[:2] if isinstance(begun, str) else bytes(begun[:2]).decode("latin-1")
+                if kind.startswith("4"):
+                    if self.seat is not None and kind == "42":
+                        self.seat.proven = True  # a Socket.IO event: a page's request
+                    yield event  # a whole message: a request, counted as one (or an acknowledgement)
+                    continue
+            if isinstance(event, (TextMessage, BytesMessage)) and not event.frame_finished:
+                yield event  # a frame still arriving (the network split it): counted once whole
                 continue
             now = time.monotonic()
             self._frames = min(self.frame_burst, self._frames + (now - self._filled) * self.frame_rate) - 1

@@ -1,0 +1,63 @@
+"""Name the page's files by their content, so that a browser keeps them until they change.
+
+The page is some sixty files (its modules, its style, its libraries). Asked for by their plain
+names, each is asked again at every load of the page, if only to hear that it has not changed:
+sixty requests a reload, every one a turn of the worker that serves the class. The page's
+template names each by its path and a digest of its content (`?v=`), through an import map for
+the modules' imports of one another, and an answer to such a name may be kept for a year: a
+reload then asks for the page and nothing else, and a changed file has a new name.
+"""
+
+import hashlib
+from pathlib import Path
+
+from flask import request
+
+KEEP = 365 * 24 * 3600  # seconds a browser keeps a file named by its content
+DIGEST = 12  # hex digits of the digest in a file's name: a collision would need 2**24 versions
+KINDS = (".js", ".mjs", ".css")  # what the page loads; source maps and the like stay unnamed
+
+
+def digest(path):
+    """Return the first DIGEST hex digits of a file's SHA-256."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:DIGEST]
+
+
+class Assets:
+    """The page's files, each with the digest of its content, read once when the app is made."""
+
+    def __init__(self, folders):
+        """Take {URL prefix: (folder, names or None for every file of KINDS in it, nested)}."""
+        self.digests = {}
+        for prefix, (folder, names) in folders.items():
+            folder = Path(folder)
+            if not folder.is_dir():
+                continue  # a library not installed: its route says so, its files stay unnamed
+            files = [folder / name for name in names] if names else folder.rglob("*")
+            for path in files:
+                if path.is_file() and path.suffix in KINDS:
+                    self.digests[f"{prefix}/{path.relative_to(folder).as_posix()}"] = digest(path)
+
+    def url(self, path):
+        """Return a file's URL named by its content (its plain URL if it is not one of the page's)."""
+        version = self.digests.get(path)
+        return path if version is None else f"{path}?v={version}"
+
+    def import_map(self):
+        """Return the page's import map: every module's plain URL to its named one."""
+        return {"imports": {path: self.url(path) for path in self.digests if not path.endswith(".css")}}
+
+    def init_app(self, app):
+        """Let browsers keep an answer to a file named by its current content."""
+        app.extensions["knights_tour_assets"] = self
+        app.jinja_env.globals.update(asset=self.url, import_map=self.import_map())
+
+        @app.after_request
+        def keep_named(response):
+            named = request.args.get("v")
+            if named and response.status_code in (200, 304) and named == self.digests.get(request.path):
+                response.cache_control.no_cache = None  # send_file's default, for unnamed files
+                response.cache_control.public = True
+                response.cache_control.max_age = KEEP
+                response.cache_control.immutable = True
+            return response

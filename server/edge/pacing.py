@@ -1,0 +1,62 @@
+"""Pace the HTTP requests that are not Socket.IO's: the page, its files, the embed, the QR code.
+
+Each costs the one worker that serves the class about a millisecond (gunicorn, Flask, a file or
+a template), and a script loading the page flat out from a school's address held that worker
+for as long as it liked. A request now goes through at once on its browser's own budget (its
+badge: see badges.py), or else on its address's; past both, it waits its turn, the address's
+requests being served first come, first served, at ADDRESS_RATE a second. A request that would
+wait longer than MAX_WAIT is answered at once that the network is busy, and to try again.
+
+So one address costs the worker at most about ADDRESS_RATE requests a second once its burst is
+spent, whatever it sends; a student's browser, with its badge, loads the page and its files
+without waiting behind a neighbour's flood; and a browser new to the server waits behind the
+address's queue, at most MAX_WAIT. Files the page names by their content's hash are kept by
+browsers (see assets.py), so a page's reload asks for two or three things, not sixty.
+"""
+
+from .limits import Buckets
+
+ADDRESS_RATE = 100.0  # requests a second served to one address once its burst is spent
+# A lecture hall's first loads at once: a page and its files (about 60 requests) for 300 browsers
+# are on their badges but for the page itself.
+ADDRESS_BURST = 2_000
+MAX_WAIT = 10.0  # seconds a request may wait for its turn; the address's queue is full beyond
+# A browser's own: a load of the page and its files (about 60 requests: its first, or a cache
+# cleared), filled again in ten minutes; a reload asks for the page alone. A script with many
+# badges (an address is given 600 at once) gets this from each but once, then one request every
+# ten seconds from each.
+BROWSER_BURST = 64
+BROWSER_RATE = BROWSER_BURST / 600
+RETRY_AFTER = 5  # seconds a refused browser is told to wait before it tries again
+BUSY = "too many requests from your network at once: try again in a few seconds"
+
+
+class Pacing:
+    """When each request that is not Socket.IO's is served: at once, after a wait, or not now."""
+
+    def __init__(self, badges=None, addresses=None, browsers=None, max_wait=MAX_WAIT, burst=ADDRESS_BURST):
+        self.badges, self.max_wait = badges, max_wait
+        # Buckets has a length: an empty table is falsy, so compare with None.
+        self.addresses = Buckets(ADDRESS_RATE, burst) if addresses is None else addresses
+        self.browsers = Buckets(BROWSER_RATE, BROWSER_BURST, keep=50_000) if browsers is None else browsers
+
+    def wait(self, environ, address):
+        """Return the seconds a request must wait for its turn (0: none), or None if its address's
+        queue is full; take its place."""
+        if self._on_badge(environ, take=True):
+            return 0.0
+        return self.addresses.reserve(address, self.max_wait)
+
+    def open_to(self, address):
+        """Tell whether an address's queue has room for one more request (taking none)."""
+        return self.addresses.level(address) - 1 >= -self.max_wait * self.addresses.rate
+
+    def admits(self, environ, address):
+        """Tell whether a request would be served now or after a wait (taking nothing)."""
+        return self._on_badge(environ, take=False) or self.open_to(address)
+
+    def _on_badge(self, environ, take):
+        badge = None if self.badges is None else self.badges.of(environ)
+        if badge is None:
+            return False
+        return (self.browsers.take(badge, sink=False) if take else self.browsers.level(badge) - 1) >= 0
