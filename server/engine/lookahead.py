@@ -1,6 +1,6 @@
 """The event a search makes next, worked out from its path alone, without running it."""
 
-from .orderings import ORDERINGS
+from .orderings import ordering
 from .search import BACKTRACK, FOUND, VISIT
 
 
@@ -17,7 +17,7 @@ def _next_move(search, after):
         visited[vertex] = 1
     # The path is the visited set the square was reached with, so the ordering gives the
     # same order now as it gave then (Warnsdorff's counts depend on it).
-    order = ORDERINGS[search.order](search.graph, visited, search.seed)(path[-1])
+    order = ordering(search.order, search.graph, visited, search.seed, search.start)(path[-1])
     start = 0 if after is None else order.index(after) + 1
     return next((v for v in order[start:] if not visited[v]), None)
 

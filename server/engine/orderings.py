@@ -1,48 +1,33 @@
-"""The orders in which the search tries a square's moves: a small table of functions.
+"""The orders in which the search tries a square's moves, composed from named keys.
 
-Each ordering takes (graph, visited, seed) and returns a function from a vertex to the
-neighbours to try from it, in order.
+An ordering is a list of keys, each deciding between the moves the keys before it tie on; the
+moves still tied after the last keep the textbook's move order. Its written form names the keys,
+comma-separated, a "-" before one sorting it the other way: `onward,-centre` tries the move with
+the fewest onward moves first (Warnsdorff's rule), and of those tied, the square furthest from
+the centre (Roth's tie-break). The four orderings the page names are four such forms.
+
+Each ordering, made for (graph, visited, seed, start), is a function from a vertex to the
+neighbours to try from it, in order. One whose keys never read the path lists every neighbour,
+worked out once for each square (the search passes over those visited); one with a key that
+reads the path (onward, pohl) lists the neighbours not visited, worked out at each visit.
 """
 
+import functools
 from reprlib import repr as shown
+
+MAX_KEYS = 8  # keys in one ordering; a longer written form is refused
+# The orderings the page names, and their written forms.
+NAMED = {
+    "naive": "index",
+    "warnsdorff": "onward",
+    "warnsdorff-roth": "onward,-centre",
+    "random": "random",
+}
 
 
 def _free_moves(adjacency, visited, vertex):
     """Count the unvisited neighbours of a vertex."""
     return sum(1 for w in adjacency[vertex] if not visited[w])
-
-
-def naive(graph, visited, seed):
-    """Try neighbours by ascending vertex number (the textbook's Listing 3)."""
-    return [tuple(sorted(moves)) for moves in graph.adjacency].__getitem__
-
-
-def warnsdorff(graph, visited, seed):
-    """Try the unvisited neighbours with the fewest onward moves first (orderByAvail)."""
-    adjacency = graph.adjacency
-
-    def order(u):
-        free = [w for w in adjacency[u] if not visited[w]]
-        # list.sort is stable, so ties keep the textbook's neighbour order.
-        free.sort(key=lambda w: _free_moves(adjacency, visited, w))
-        return free
-
-    return order
-
-
-def warnsdorff_roth(graph, visited, seed):
-    """Warnsdorff, with ties broken toward the square furthest from the centre."""
-    adjacency = graph.adjacency
-    rows, cols = graph.shape
-    mid_r, mid_c = (rows - 1) / 2, (cols - 1) / 2
-    nearness = [-((r - mid_r) ** 2 + (c - mid_c) ** 2) for r in range(rows) for c in range(cols)]
-
-    def order(u):
-        free = [w for w in adjacency[u] if not visited[w]]
-        free.sort(key=lambda w: (_free_moves(adjacency, visited, w), nearness[w]))
-        return free
-
-    return order
 
 
 def mix32(x):
@@ -54,34 +39,168 @@ def mix32(x):
     return x ^ (x >> 16)
 
 
-def shuffled(graph, visited, seed):
-    """Try each square's neighbours in an order shuffled by the seed and the square."""
-    adjacency = graph.adjacency
-
-    def order(u):
-        # Seeded by (seed, square) alone, so the page can rebuild the order from the path.
-        moves = list(adjacency[u])
-        h = mix32(seed ^ mix32(u + 1))
-        for i in range(len(moves) - 1, 0, -1):
-            h = mix32(h + i)
-            j = h % (i + 1)
-            moves[i], moves[j] = moves[j], moves[i]
-        return moves
-
-    return order
+def shuffle(moves, seed, u):
+    """Return u's moves in an order shuffled by the seed and the square alone (Fisher-Yates)."""
+    moves = list(moves)
+    h = mix32(seed ^ mix32(u + 1))
+    for i in range(len(moves) - 1, 0, -1):
+        h = mix32(h + i)
+        j = h % (i + 1)
+        moves[i], moves[j] = moves[j], moves[i]
+    return moves
 
 
-ORDERINGS = {
-    "naive": naive,
-    "warnsdorff": warnsdorff,
-    "warnsdorff-roth": warnsdorff_roth,
-    "random": shuffled,
+# Keys of a square alone: (graph, start) -> a value for each square, lower tried first.
+def _index(graph, start):
+    return range(len(graph))
+
+
+def _board(graph):
+    rows, cols = graph.shape
+    return rows, cols, [divmod(w, cols) for w in range(rows * cols)]
+
+
+def _centre(graph, start):
+    rows, cols, squares = _board(graph)
+    mid_r, mid_c = (rows - 1) / 2, (cols - 1) / 2
+    return [(r - mid_r) ** 2 + (c - mid_c) ** 2 for r, c in squares]
+
+
+def _from_start(graph, start):
+    _, _, squares = _board(graph)
+    r0, c0 = squares[start]
+    return [(r - r0) ** 2 + (c - c0) ** 2 for r, c in squares]
+
+
+def _edge(graph, start):
+    rows, cols, squares = _board(graph)
+    return [min(r, c, rows - 1 - r, cols - 1 - c) for r, c in squares]
+
+
+def _corner(graph, start):
+    rows, cols, squares = _board(graph)
+    return [max(min(r, rows - 1 - r), min(c, cols - 1 - c)) for r, c in squares]
+
+
+SQUARE_KEYS = {
+    "index": (_index, "square number: the textbook's order"),
+    "centre": (_centre, "distance from the centre (squared): Roth's tie-break, nearest first"),
+    "start": (_from_start, "distance from the start square (squared), nearest first"),
+    "edge": (_edge, "steps to the nearest edge, nearest first"),
+    "corner": (_corner, "steps to the nearest corner (the larger of its two), nearest first"),
 }
-NEEDS_BOARD = {"warnsdorff-roth"}
+# Keys of a move from a square: the place of the move in the square's own list.
+MOVE_KEYS = {
+    "moves": "the textbook's move order",
+    "random": "an order shuffled by the seed and the square",
+}
+# Keys that read the path: worked out at each visit.
+PATH_KEYS = {
+    "onward": "onward moves (squares not yet visited it leads to): Warnsdorff's rule, fewest first",
+    "pohl": "the onward moves of its onward moves, summed (Pohl's second look), fewest first",
+}
+KEYS = [*SQUARE_KEYS, *MOVE_KEYS, *PATH_KEYS]
+NEEDS_BOARD = {"centre", "start", "edge", "corner"}
+
+
+def parse(order):
+    """Return an ordering's keys as (name, descending) pairs, from its written form or its name;
+    raise ValueError saying what is wrong with it."""
+    if not isinstance(order, str):
+        raise ValueError(f"an order is a text, not {shown(order)}")
+    written = NAMED.get(order, order)
+    parts = written.split(",")
+    if len(parts) > MAX_KEYS:
+        raise ValueError(f"an order has at most {MAX_KEYS} keys, not {len(parts)}")
+    keys = []
+    for part in parts:
+        name = part.removeprefix("-")
+        if name not in KEYS:
+            known = ", ".join([*NAMED, *KEYS])
+            raise ValueError(f"unknown order {shown(order)}: {shown(name)} is none of {known}")
+        if any(name == seen for seen, _ in keys):
+            raise ValueError(f"the order {shown(order)} names {name} twice")
+        keys.append((name, part != name))
+    return keys
 
 
 def check_order(order):
-    """Return order if it names an ordering, else raise ValueError."""
-    if not isinstance(order, str) or order not in ORDERINGS:
-        raise ValueError(f"unknown order {shown(order)}; choose one of {', '.join(ORDERINGS)}")
+    """Return order if it names one of the page's orderings, else raise ValueError."""
+    if not isinstance(order, str) or order not in NAMED:
+        raise ValueError(f"unknown order {shown(order)}; choose one of {', '.join(NAMED)}")
     return order
+
+
+def needs_board(order):
+    """Tell whether an ordering has a key that reads squares' places on a board."""
+    return any(name in NEEDS_BOARD for name, _ in parse(order))
+
+
+def ordering(order, graph, visited, seed=0, start=0):
+    """Return the function from a vertex to the moves to try from it, in order, for an ordering
+    (its name or written form) on graph, the search's visited squares being `visited`."""
+    keys = parse(order)
+    # Ties after the last key keep the move order, which a stable sort keeps by itself.
+    while keys and keys[-1] == ("moves", False):
+        keys.pop()
+    adjacency = graph.adjacency
+    if not any(name in PATH_KEYS for name, _ in keys):
+        # Nothing in it changes as the search goes: each square's list is worked out once.
+        lists = [
+            _sorted(moves, _key_at(keys, graph, visited, seed, start, u)) for u, moves in enumerate(adjacency)
+        ]
+        return lists.__getitem__
+    if any(name in MOVE_KEYS for name, _ in keys):
+        return lambda u: _sorted(
+            [w for w in adjacency[u] if not visited[w]], _key_at(keys, graph, visited, seed, start, u)
+        )
+    key = _key_at(keys, graph, visited, seed, start, None)  # the same for every square
+
+    def free_first(u):
+        free = [w for w in adjacency[u] if not visited[w]]
+        free.sort(key=key)
+        return free
+
+    return free_first
+
+
+def _sorted(moves, key):
+    return list(moves) if key is None else sorted(moves, key=key)
+
+
+def _key_at(keys, graph, visited, seed, start, u):
+    """Return the sort key of the moves from u (None: their own order) for keys."""
+    values = [_value(name, descending, graph, visited, seed, start, u) for name, descending in keys]
+    if not values:
+        return None
+    if len(values) == 1:
+        return values[0]
+    if len(values) == 2:
+        first, second = values
+        return lambda w: (first(w), second(w))
+    return lambda w: tuple([value(w) for value in values])
+
+
+def _value(name, descending, graph, visited, seed, start, u):
+    """Return a key's value of a move from u (u may be None for a key of squares or the path)."""
+    adjacency = graph.adjacency
+    if name in SQUARE_KEYS:
+        values = SQUARE_KEYS[name][0](graph, start)
+        return [-v for v in values].__getitem__ if descending else values.__getitem__
+    if name in MOVE_KEYS:
+        moves = shuffle(adjacency[u], seed, u) if name == "random" else adjacency[u]
+        return {w: -at if descending else at for at, w in enumerate(moves)}.__getitem__
+    if name == "onward":
+        count = functools.partial(_free_moves, adjacency, visited)
+    else:
+
+        def count(w):
+            # The onward squares' own onward moves, w being visited by then.
+            free = [x for x in adjacency[w] if not visited[x]]
+            return sum(1 for x in free for y in adjacency[x] if not visited[y] and y != w)
+
+    return (lambda w: -count(w)) if descending else count
+
+
+# The page's orderings, by name: (graph, visited, seed, start) -> the order function.
+ORDERINGS = {name: functools.partial(ordering, name) for name in NAMED}

@@ -2,7 +2,7 @@
 
 from reprlib import repr as shown
 
-from .orderings import NEEDS_BOARD, ORDERINGS, check_order
+from .orderings import needs_board, ordering
 
 VISIT = "visit"
 BACKTRACK = "backtrack"
@@ -39,14 +39,13 @@ def check_flag(name, value):
 class Search:
     """A tour search whose events come from iterating it; path and tours stay readable.
 
-    closed accepts only tours whose last square is a move from the start; all_tours keeps
-    searching after each tour until the whole search space is exhausted; seed fixes the
-    "random" ordering.
+    order is an ordering's name or written form (orderings.py); closed accepts only tours whose
+    last square is a move from the start; all_tours keeps searching after each tour until the
+    whole search space is exhausted; seed fixes the "random" key.
     """
 
     def __init__(self, graph, start, order="naive", *, closed=False, all_tours=False, seed=0):
-        check_order(order)
-        if order in NEEDS_BOARD and graph.shape is None:
+        if needs_board(order) and graph.shape is None:
             raise ValueError(f"order {shown(order)} needs a board, not a general graph")
         if type(seed) is not int:
             raise ValueError(f"seed must be an integer, not {shown(seed)}")
@@ -99,7 +98,7 @@ class Search:
     def _expander(self):
         """Return the ordering of moves over a fresh set of visited squares, and that set."""
         visited = bytearray(len(self.graph))
-        return ORDERINGS[self.order](self.graph, visited, self.seed), visited
+        return ordering(self.order, self.graph, visited, self.seed, self.start), visited
 
     def _found(self):
         self.tours += 1

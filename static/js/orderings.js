@@ -31,37 +31,100 @@ function mix32(x) {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-// Each ordering returns the squares the search will try from u, in order, given the squares
-// on the path when u was reached (onPath) - exactly as the engine's ordering of that name.
-const ORDERS = {
-  naive: (moves, onPath, u) => [...moves[u]].sort((a, b) => a - b),
-  warnsdorff: (moves, onPath, u) => {
-    const free = moves[u].filter((w) => !onPath[w]);
-    const count = new Map(free.map((w) => [w, freeMoves(moves, onPath, w)]));
-    return free.sort((a, b) => count.get(a) - count.get(b)); // stable, like the engine's
+/** Return u's moves in an order shuffled by the seed and the square alone (the engine's shuffle). */
+function shuffle(moves, seed, u) {
+  const order = [...moves];
+  let h = mix32((seed ^ mix32(u + 1)) >>> 0);
+  for (let i = order.length - 1; i > 0; i--) {
+    h = mix32((h + i) >>> 0);
+    const j = h % (i + 1);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+// The page's orderings and their written forms: keys, comma-separated, a "-" sorting one the
+// other way; each decides between the moves the keys before it tie on (server/engine/orderings.py).
+export const NAMED = { naive: "index", warnsdorff: "onward", "warnsdorff-roth": "onward,-centre", random: "random" };
+export const MAX_KEYS = 8;
+
+// Keys of a square alone: its value on a rows x cols board (start: the start square's number).
+const SQUARE_KEYS = {
+  index: (w) => w,
+  centre: (w, { rows, cols }) => {
+    const r = Math.floor(w / cols), c = w % cols;
+    return (r - (rows - 1) / 2) ** 2 + (c - (cols - 1) / 2) ** 2;
   },
-  "warnsdorff-roth": (moves, onPath, u, { rows, cols }) => {
-    const free = moves[u].filter((w) => !onPath[w]);
-    const midR = (rows - 1) / 2, midC = (cols - 1) / 2;
-    const key = new Map(free.map((w) => {
-      const r = Math.floor(w / cols), c = w % cols;
-      return [w, [freeMoves(moves, onPath, w), -((r - midR) ** 2 + (c - midC) ** 2)]];
-    }));
-    return free.sort((a, b) => key.get(a)[0] - key.get(b)[0] || key.get(a)[1] - key.get(b)[1]);
+  start: (w, { cols, start = 0 }) => {
+    const r = Math.floor(w / cols), c = w % cols, r0 = Math.floor(start / cols), c0 = start % cols;
+    return (r - r0) ** 2 + (c - c0) ** 2;
   },
-  random: (moves, onPath, u, { seed }) => {
-    const order = [...moves[u]];
-    let h = mix32((seed ^ mix32(u + 1)) >>> 0);
-    for (let i = order.length - 1; i > 0; i--) {
-      h = mix32((h + i) >>> 0);
-      const j = h % (i + 1);
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    return order;
+  edge: (w, { rows, cols }) => {
+    const r = Math.floor(w / cols), c = w % cols;
+    return Math.min(r, c, rows - 1 - r, cols - 1 - c);
+  },
+  corner: (w, { rows, cols }) => {
+    const r = Math.floor(w / cols), c = w % cols;
+    return Math.max(Math.min(r, rows - 1 - r), Math.min(c, cols - 1 - c));
   },
 };
+// Keys of a move from u: its place in u's own list.
+const MOVE_KEYS = {
+  moves: (moves, u) => moves[u],
+  random: (moves, u, { seed = 0 }) => shuffle(moves[u], seed, u),
+};
+// Keys that read the path.
+const PATH_KEYS = {
+  onward: (moves, onPath, w) => freeMoves(moves, onPath, w),
+  pohl: (moves, onPath, w) => {
+    let sum = 0;
+    for (const x of moves[w]) {
+      if (onPath[x]) continue;
+      for (const y of moves[x]) if (!onPath[y] && y !== w) sum += 1;
+    }
+    return sum;
+  },
+};
+const KEYS = [...Object.keys(SQUARE_KEYS), ...Object.keys(MOVE_KEYS), ...Object.keys(PATH_KEYS)];
 
-/** Return the order in which the search tries the moves from u. */
+/** Return an ordering's keys as {name, descending}, from its name or written form; throw an Error
+ * saying what is wrong with it, as the engine's parse() does. */
+export function parseOrder(order) {
+  if (typeof order !== "string") throw new Error("an order is a text");
+  const parts = (NAMED[order] ?? order).split(",");
+  if (parts.length > MAX_KEYS) throw new Error(`an order has at most ${MAX_KEYS} keys, not ${parts.length}`);
+  const keys = [];
+  for (const part of parts) {
+    const name = part.startsWith("-") ? part.slice(1) : part;
+    if (!KEYS.includes(name)) throw new Error(`unknown key ${JSON.stringify(name)}`);
+    if (keys.some((key) => key.name === name)) throw new Error(`the order names ${name} twice`);
+    keys.push({ name, descending: name !== part });
+  }
+  return keys;
+}
+
+/** Return the order in which the search tries the moves from u, given the squares on the path
+ * when u was reached (onPath), exactly as the engine's ordering of that name or written form:
+ * every move if no key reads the path, else the moves off the path. options: {rows, cols, seed,
+ * start}. */
 export function orderMoves(order, moves, onPath, u, options) {
-  return ORDERS[order](moves, onPath, u, options);
+  const keys = parseOrder(order);
+  const readsPath = keys.some(({ name }) => name in PATH_KEYS);
+  const tries = readsPath ? moves[u].filter((w) => !onPath[w]) : [...moves[u]];
+  const valued = keys.map(({ name, descending }) => {
+    const sign = descending ? -1 : 1;
+    if (name in SQUARE_KEYS) return (w) => sign * SQUARE_KEYS[name](w, options);
+    if (name in MOVE_KEYS) {
+      const place = new Map(MOVE_KEYS[name](moves, u, options).map((w, at) => [w, at]));
+      return (w) => sign * place.get(w);
+    }
+    return (w) => sign * PATH_KEYS[name](moves, onPath, w);
+  });
+  const value = new Map(tries.map((w) => [w, valued.map((key) => key(w))]));
+  // Array.prototype.sort is stable: ties after the last key keep the move order, as the engine's.
+  return tries.sort((a, b) => {
+    const [x, y] = [value.get(a), value.get(b)];
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return 0;
+  });
 }

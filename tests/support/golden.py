@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from server.engine import VISIT, Search, example_graph, knight_graph
-from server.engine.orderings import NEEDS_BOARD, ORDERINGS
+from server.engine.orderings import ORDERINGS, needs_board
 from server.wire import encode
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "orderings.json"
@@ -67,7 +67,7 @@ def traces():
         for seed in SEEDS.get(order, [0]):
             for rows, cols, start, options in TRACED:
                 cases.append(trace(knight_graph(rows, cols), start, order, seed, options))
-            if order not in NEEDS_BOARD:
+            if not needs_board(order):
                 cases.append(trace(example_graph(), 0, order, seed, {"all_tours": True}))
     return cases
 
