@@ -11,7 +11,7 @@ from .classes.passes import load_secret
 from .edge import door, farewell, guard, headers, intake, websocket
 from .edge.badges import MINT_BURST, Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
-from .edge.pacing import ADDRESS_BURST, Pacing
+from .edge.pacing import ADDRESS_BURST, ADDRESS_RATE, Pacing
 from .extension import socketio
 from .runs import events as run_events
 from .runs import registry as runs
@@ -98,7 +98,7 @@ def create_app(config=None):
         handshakes=handshakes,
         max_websockets=app.config["MAX_WEBSOCKETS"],
         badges=badges,
-        pacing=Pacing(badges, burst=round(ADDRESS_BURST * hall)),
+        pacing=Pacing(badges, addresses=Buckets(ADDRESS_RATE, round(ADDRESS_BURST * hall))),
     )
     if app.config["PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])

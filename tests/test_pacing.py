@@ -70,6 +70,20 @@ def test_a_browser_with_a_badge_is_served_on_it_at_once_then_waits_with_its_addr
     assert not pacing.admits(environ, ADDRESS) and pacing.wait(environ, ADDRESS) is None
 
 
+def test_once_every_place_is_taken_only_a_request_that_need_not_wait_is_served(pacing, monkeypatch):
+    pacing.max_waiting = 1
+    monkeypatch.setattr("server.edge.pacing.time.sleep", lambda seconds: pacing.wait({}, NEIGHBOUR))
+    assert pacing.wait({}, ADDRESS) == 0.0
+    wait = pacing.wait({}, ADDRESS)
+    assert wait == 0.5
+    pacing.sleep(wait)  # the neighbour asks while the address's request waits: all it has is at once
+    assert pacing.waiting == 0 and pacing.open_to(ADDRESS), "the wait was still counted"
+    assert pacing.addresses.level(NEIGHBOUR) == 0, "the neighbour was not served from its burst"
+    pacing.waiting = 1
+    assert not pacing.open_to(NEIGHBOUR) and pacing.wait({}, NEIGHBOUR) is None
+    assert pacing.wait({}, "10.5.5.5") == 0.0, "an address with a request at once was refused"
+
+
 def test_a_forged_or_foreign_badge_is_no_badge(pacing, badges):
     for _ in range(4):
         pacing.wait({}, ADDRESS)
@@ -79,7 +93,7 @@ def test_a_forged_or_foreign_badge_is_no_badge(pacing, badges):
 
 def test_the_guard_serves_in_turn_and_answers_a_full_queue_503_with_retry_after(pacing, monkeypatch):
     slept, served, answered = [], [], []
-    monkeypatch.setattr("server.edge.guard.time.sleep", slept.append)
+    monkeypatch.setattr("server.edge.pacing.time.sleep", slept.append)
     guard = Guard(lambda environ, start_response: served.append(environ["PATH_INFO"]) or [], pacing=pacing)
 
     def ask(path):

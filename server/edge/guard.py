@@ -2,7 +2,6 @@
 
 import socket
 import threading
-import time
 from collections import Counter, defaultdict
 
 from .badges import ENVIRON_KEY
@@ -155,7 +154,7 @@ class Guard:
                 environ, start_response, "503 Service Unavailable", BUSY, ("Retry-After", str(RETRY_AFTER))
             )
         if wait:
-            time.sleep(wait)  # a greenlet's sleep in the worker: the queue costs no CPU
+            self.pacing.sleep(wait)
         return self.app(environ, start_response)
 
     def open_to(self, address):

@@ -5,7 +5,8 @@ a template), and a script loading the page flat out from a school's address held
 for as long as it liked. A request now goes through at once on its browser's own budget (its
 badge: see badges.py), or else on its address's; past both, it waits its turn, the address's
 requests being served first come, first served, at ADDRESS_RATE a second. A request that would
-wait longer than MAX_WAIT is answered at once that the network is busy, and to try again.
+wait longer than MAX_WAIT, or find MAX_WAITING requests of every address waiting, is answered at
+once that the network is busy, and to try again.
 
 So one address costs the worker at most about ADDRESS_RATE requests a second once its burst is
 spent, whatever it sends; a student's browser, with its badge, loads the page and its files
@@ -14,6 +15,9 @@ address's queue, at most MAX_WAIT. Files the page names by their content's hash 
 browsers (see assets.py), so a page's reload asks for two or three things, not sixty.
 """
 
+import threading
+import time
+
 from .limits import Buckets
 
 ADDRESS_RATE = 100.0  # requests a second served to one address once its burst is spent
@@ -21,6 +25,9 @@ ADDRESS_RATE = 100.0  # requests a second served to one address once its burst i
 # are on their badges but for the page itself.
 ADDRESS_BURST = 2_000
 MAX_WAIT = 10.0  # seconds a request may wait for its turn; the address's queue is full beyond
+# Requests waiting at once, from every address: each holds one of the worker's connections, and
+# a few addresses' full queues must not take them all.
+MAX_WAITING = 2_000
 # A browser's own: a load of the page and its files (about 60 requests: its first, or a cache
 # cleared), filled again in ten minutes; a reload asks for the page alone. A script with many
 # badges (an address is given 600 at once) gets this from each but once, then one request every
@@ -34,22 +41,40 @@ BUSY = "too many requests from your network at once: try again in a few seconds"
 class Pacing:
     """When each request that is not Socket.IO's is served: at once, after a wait, or not now."""
 
-    def __init__(self, badges=None, addresses=None, browsers=None, max_wait=MAX_WAIT, burst=ADDRESS_BURST):
-        self.badges, self.max_wait = badges, max_wait
+    def __init__(
+        self, badges=None, addresses=None, browsers=None, max_wait=MAX_WAIT, max_waiting=MAX_WAITING
+    ):
+        self.badges, self.max_wait, self.max_waiting = badges, max_wait, max_waiting
+        self.waiting = 0  # requests waiting for their turn now
+        self._lock = threading.Lock()
         # Buckets has a length: an empty table is falsy, so compare with None.
-        self.addresses = Buckets(ADDRESS_RATE, burst) if addresses is None else addresses
+        self.addresses = Buckets(ADDRESS_RATE, ADDRESS_BURST) if addresses is None else addresses
         self.browsers = Buckets(BROWSER_RATE, BROWSER_BURST, keep=50_000) if browsers is None else browsers
 
     def wait(self, environ, address):
         """Return the seconds a request must wait for its turn (0: none), or None if its address's
-        queue is full; take its place."""
+        queue is full, or every address's together; take its place."""
         if self._on_badge(environ, take=True):
             return 0.0
-        return self.addresses.reserve(address, self.max_wait)
+        return self.addresses.reserve(address, self._longest())
+
+    def _longest(self):
+        """Return the longest wait a request may be given now: none once every place is taken."""
+        return self.max_wait if self.waiting < self.max_waiting else 0.0
+
+    def sleep(self, seconds):
+        """Wait a request's turn, counted among those waiting."""
+        with self._lock:
+            self.waiting += 1
+        try:
+            time.sleep(seconds)  # a greenlet's sleep in the worker: the queue costs no CPU
+        finally:
+            with self._lock:
+                self.waiting -= 1
 
     def open_to(self, address):
         """Tell whether an address's queue has room for one more request (taking none)."""
-        return self.addresses.level(address) - 1 >= -self.max_wait * self.addresses.rate
+        return self.addresses.level(address) - 1 >= -self._longest() * self.addresses.rate
 
     def admits(self, environ, address):
         """Tell whether a request would be served now or after a wait (taking nothing)."""
