@@ -11,7 +11,7 @@ from .classes.passes import load_secret
 from .edge import door, farewell, guard, headers, intake, websocket
 from .edge.badges import MINT_BURST, Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
-from .edge.pacing import ADDRESS_BURST, ADDRESS_RATE, Pacing
+from .edge.pacing import ADDRESS_BURST, ADDRESS_RATE, FILE_BURST, FILE_RATE, Pacing
 from .extension import socketio
 from .runs import events as run_events
 from .runs import registry as runs
@@ -52,7 +52,8 @@ def create_app(config=None):
     if config:
         app.config.update(config)
     app.register_blueprint(pages.bp)
-    pages.assets(app).init_app(app)
+    assets = pages.assets(app)
+    assets.init_app(app)
     headers.init_app(app)
     runs.init_app(app)
     classes.init_app(app)
@@ -85,8 +86,8 @@ def create_app(config=None):
     websocket.install(eio, MAX_FRAME_BYTES, timeout=eio.ping_interval + eio.ping_timeout)
     intake.install(socketio.server, requests, MAX_MESSAGE_BYTES)
     handshakes = Buckets(app.config["HANDSHAKE_RATE"], app.config["HANDSHAKE_BURST"])
-    # An address given room for a larger hall than the default's is given as many more badges
-    # and page loads at once.
+    # An address given room for a larger hall than the default's is given as many more badges,
+    # page loads and files at once.
     hall = max(1.0, app.config["MAX_PER_ADDRESS"] / guard.MAX_CONNECTIONS)
     # Signed with the classes' secret, which every process sharing them has: a badge given by
     # one is good at all (and after a restart).
@@ -98,7 +99,12 @@ def create_app(config=None):
         handshakes=handshakes,
         max_websockets=app.config["MAX_WEBSOCKETS"],
         badges=badges,
-        pacing=Pacing(badges, addresses=Buckets(ADDRESS_RATE, round(ADDRESS_BURST * hall))),
+        pacing=Pacing(
+            badges,
+            addresses=Buckets(ADDRESS_RATE, round(ADDRESS_BURST * hall)),
+            files=Buckets(FILE_RATE, round(FILE_BURST * hall)),
+            named=assets.named,
+        ),
     )
     if app.config["PROXIES"]:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["PROXIES"])

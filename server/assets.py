@@ -10,6 +10,7 @@ reload then asks for the page and nothing else, and a changed file has a new nam
 
 import hashlib
 from pathlib import Path
+from urllib.parse import parse_qs
 
 from flask import request
 
@@ -43,6 +44,11 @@ class Assets:
         version = self.digests.get(path)
         return path if version is None else f"{path}?v={version}"
 
+    def named(self, environ):
+        """Tell whether a request asks for one of the page's files by its current content's name."""
+        version = self.digests.get(environ.get("PATH_INFO", ""))
+        return version is not None and parse_qs(environ.get("QUERY_STRING", "")).get("v") == [version]
+
     def import_map(self):
         """Return the page's import map: every module's plain URL to its named one."""
         return {"imports": {path: self.url(path) for path in self.digests if not path.endswith(".css")}}
@@ -54,8 +60,7 @@ class Assets:
 
         @app.after_request
         def keep_named(response):
-            named = request.args.get("v")
-            if named and response.status_code in (200, 304) and named == self.digests.get(request.path):
+            if response.status_code in (200, 304) and self.named(request.environ):
                 response.cache_control.no_cache = None  # send_file's default, for unnamed files
                 response.cache_control.public = True
                 response.cache_control.max_age = KEEP

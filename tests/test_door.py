@@ -19,6 +19,7 @@ from tests.support.clock import Clock
 
 ADDRESS = "10.1.2.3"
 WEBSOCKET = "/socket.io/?EIO=4&transport=websocket"
+NAMED = "v=0123456789ab"  # the query of the page's app.js named by its content, to the paced guard
 WAIT = 0.3  # seconds the door waits for a request's head (gunicorn's keep-alive in production)
 
 
@@ -47,7 +48,14 @@ def paced(clock):
     """Return a guard whose address ADDRESS has filled its queue of requests (one at once, one a
     second, a wait of two at most), with two handshakes left."""
     badges = Badges(b"s")
-    pacing = Pacing(badges, addresses=Buckets(1.0, 1, clock=clock), max_wait=2.0)
+    pacing = Pacing(
+        badges,
+        addresses=Buckets(1.0, 1, clock=clock),
+        named=lambda environ: (
+            environ.get("PATH_INFO") == "/static/js/app.js" and environ.get("QUERY_STRING") == NAMED
+        ),
+        max_wait=2.0,
+    )
     guard = Guard(lambda environ, start_response: [], handshakes=Buckets(1.0, 2, clock=clock), badges=badges)
     guard.pacing = pacing
     while pacing.wait({}, ADDRESS) is not None:
@@ -92,7 +100,8 @@ def guard_status(guard, data):
     """Return the status the guard itself answers a request's head with (its buckets as they are)."""
     line, *fields = data.decode("latin-1").removeprefix("\r\n").split("\r\n")[:-2]
     # gunicorn decodes the path it gives the app.
-    environ = {"PATH_INFO": unquote(line.split()[1].partition("?")[0]), "REMOTE_ADDR": ADDRESS}
+    path, _, query = line.split()[1].partition("?")
+    environ = {"PATH_INFO": unquote(path), "QUERY_STRING": query, "REMOTE_ADDR": ADDRESS}
     cookies = [value.strip() for name, value in (f.split(":", 1) for f in fields) if name.lower() == "cookie"]
     if cookies:
         environ["HTTP_COOKIE"] = ",".join(cookies)  # as gunicorn joins repeated headers
@@ -150,7 +159,7 @@ def test_what_the_guard_would_let_in_goes_on_unread(guard):
 def test_an_address_whose_queue_is_full_is_answered_503_at_the_door_as_the_guard_would(paced):
     heads = {
         "the page": head("/"),
-        "one of its files": head("/static/js/app.js?v=0123456789ab"),
+        "one of its files, by a name of other content": head("/static/js/app.js?v=000000000000"),
         "the embed, after an empty line": b"\r\n" + head("/embed?controls=full"),
         "a made-up badge": head("/", f"Cookie: {COOKIE}=abc.def"),
     }
@@ -167,6 +176,9 @@ def test_with_its_queue_full_an_address_still_gets_its_badges_pages_and_its_hand
         {
             "a page with a badge that has requests left": head("/", f"Cookie: {COOKIE}={badge}"),
             "a handshake, which has its own budget": head(),
+            "one of the page's files by its content's name, which has its own": head(
+                f"/static/js/app.js?{NAMED}"
+            ),
             "an encoded path, which the door leaves to gunicorn to read": head("/%73ocket.io/?EIO=4"),
         },
     )

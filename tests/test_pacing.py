@@ -7,7 +7,7 @@ from server.edge.badges import COOKIE, MINT_BURST, Badges
 from server.edge.door import GUARD
 from server.edge.guard import MAX_CONNECTIONS, Guard
 from server.edge.limits import Buckets
-from server.edge.pacing import ADDRESS_BURST, BUSY, RETRY_AFTER, Pacing
+from server.edge.pacing import ADDRESS_BURST, BUSY, FILE_BURST, RETRY_AFTER, Pacing
 from tests.support.clock import Clock
 
 ADDRESS, NEIGHBOUR = "10.1.2.3", "10.9.9.9"
@@ -24,13 +24,19 @@ def badges():
     return Badges(b"secret")
 
 
+NAMED = "v=0123456789ab"  # the query of a file named by its content, to this pacing
+
+
 @pytest.fixture
 def pacing(clock, badges):
-    """Pacing of one request at once and RATE a second per address, two at once per badge."""
+    """Pacing of one request at once and RATE a second per address, two at once per badge, and
+    two at once per address of the files named by their content."""
     return Pacing(
         badges,
         addresses=Buckets(RATE, 1, clock=clock),
         browsers=Buckets(0.1, 2, clock=clock),
+        files=Buckets(0.1, 2, clock=clock),
+        named=lambda environ: environ.get("QUERY_STRING") == NAMED,
         max_wait=MAX_WAIT,
     )
 
@@ -84,6 +90,16 @@ def test_once_every_place_is_taken_only_a_request_that_need_not_wait_is_served(p
     assert pacing.wait({}, "10.5.5.5") == 0.0, "an address with a request at once was refused"
 
 
+def test_the_pages_files_named_by_content_have_a_budget_of_their_own(pacing):
+    for _ in range(4):
+        pacing.wait({}, ADDRESS)  # a flood of the page has filled the address's queue
+    named, stale = {"QUERY_STRING": NAMED}, {"QUERY_STRING": "v=000000000000"}
+    assert pacing.admits(named, ADDRESS) and not pacing.admits(stale, ADDRESS)
+    assert not pacing.open_to(ADDRESS), "an address with a full queue was open"
+    assert [pacing.wait(named, ADDRESS) for _ in range(3)] == [0.0, 0.0, None], "its budget is 2 at once"
+    assert pacing.wait(stale, ADDRESS) is None
+
+
 def test_a_forged_or_foreign_badge_is_no_badge(pacing, badges):
     for _ in range(4):
         pacing.wait({}, ADDRESS)
@@ -118,3 +134,4 @@ def test_an_address_given_room_for_a_larger_hall_is_given_as_many_more_badges_an
         app = configured({"MAX_PER_ADDRESS": per_address})
         assert app.extensions["knights_tour_badges"].minted.burst == MINT_BURST * scale
         assert app.extensions[GUARD].pacing.addresses.burst == ADDRESS_BURST * scale
+        assert app.extensions[GUARD].pacing.files.burst == FILE_BURST * scale

@@ -161,10 +161,11 @@ class Guard:
         """Tell whether an address has a new connection and a request left in its budgets (spending none)."""
         return self.handshakes.level(address) >= 1 and (self.pacing is None or self.pacing.open_to(address))
 
-    def admits(self, path, cookie, address):
-        """Tell whether the guard would let a request for path with this Cookie header in now, as far
-        as its address's and its badge's budgets go (spending nothing)."""
-        environ = {"HTTP_COOKIE": cookie}
+    def admits(self, target, cookie, address):
+        """Tell whether the guard would let a request for target (a path and its query) with this
+        Cookie header in now, as far as its address's and its badge's budgets go (spending nothing)."""
+        path, _, query = target.partition("?")
+        environ = {"PATH_INFO": path, "QUERY_STRING": query, "HTTP_COOKIE": cookie}
         if not path.startswith(self.path):
             return self.pacing is None or self.pacing.admits(environ, address)
         badged = self.badges is not None and self.badges.has_left(environ)

@@ -11,8 +11,9 @@ once that the network is busy, and to try again.
 So one address costs the worker at most about ADDRESS_RATE requests a second once its burst is
 spent, whatever it sends; a student's browser, with its badge, loads the page and its files
 without waiting behind a neighbour's flood; and a browser new to the server waits behind the
-address's queue, at most MAX_WAIT. Files the page names by their content's hash are kept by
-browsers (see assets.py), so a page's reload asks for two or three things, not sixty.
+address's queue for the page, at most MAX_WAIT, and for nothing else: the files the page names by
+their content (assets.py) have a budget of their own, since a browser asks for each once and
+keeps it (a page's reload asks for the page alone, not sixty files).
 """
 
 import threading
@@ -24,6 +25,11 @@ ADDRESS_RATE = 100.0  # requests a second served to one address once its burst i
 # A lecture hall's first loads at once: a page and its files (about 60 requests) for 300 browsers
 # are on their badges but for the page itself.
 ADDRESS_BURST = 2_000
+# The page's files named by their content (assets.py) have a budget of their own: a browser asks
+# for each once and keeps it, so a lecture hall's first loads need about 60 each, badge or not
+# (an embed whose site keeps the badge's cookie from it has none).
+FILE_RATE = 50.0
+FILE_BURST = 30_000
 MAX_WAIT = 10.0  # seconds a request may wait for its turn; the address's queue is full beyond
 # Requests waiting at once, from every address: each holds one of the worker's connections, and
 # a few addresses' full queues must not take them all.
@@ -42,21 +48,34 @@ class Pacing:
     """When each request that is not Socket.IO's is served: at once, after a wait, or not now."""
 
     def __init__(
-        self, badges=None, addresses=None, browsers=None, max_wait=MAX_WAIT, max_waiting=MAX_WAITING
+        self,
+        badges=None,
+        addresses=None,
+        browsers=None,
+        files=None,
+        named=None,
+        max_wait=MAX_WAIT,
+        max_waiting=MAX_WAITING,
     ):
         self.badges, self.max_wait, self.max_waiting = badges, max_wait, max_waiting
+        self.named = named  # environ -> whether it asks for one of the page's files by its content
         self.waiting = 0  # requests waiting for their turn now
         self._lock = threading.Lock()
         # Buckets has a length: an empty table is falsy, so compare with None.
         self.addresses = Buckets(ADDRESS_RATE, ADDRESS_BURST) if addresses is None else addresses
         self.browsers = Buckets(BROWSER_RATE, BROWSER_BURST, keep=50_000) if browsers is None else browsers
+        self.files = Buckets(FILE_RATE, FILE_BURST) if files is None else files
 
     def wait(self, environ, address):
         """Return the seconds a request must wait for its turn (0: none), or None if its address's
         queue is full, or every address's together; take its place."""
         if self._on_badge(environ, take=True):
             return 0.0
-        return self.addresses.reserve(address, self._longest())
+        return self._lane(environ).reserve(address, self._longest())
+
+    def _lane(self, environ):
+        """Return the address's budget a request is served on past its badge's."""
+        return self.files if self.named is not None and self.named(environ) else self.addresses
 
     def _longest(self):
         """Return the longest wait a request may be given now: none once every place is taken."""
@@ -73,12 +92,15 @@ class Pacing:
                 self.waiting -= 1
 
     def open_to(self, address):
-        """Tell whether an address's queue has room for one more request (taking none)."""
-        return self.addresses.level(address) - 1 >= -self._longest() * self.addresses.rate
+        """Tell whether an address's queues have room for one more request each (taking none)."""
+        return all(self._room(lane, address) for lane in (self.addresses, self.files))
 
     def admits(self, environ, address):
         """Tell whether a request would be served now or after a wait (taking nothing)."""
-        return self._on_badge(environ, take=False) or self.open_to(address)
+        return self._on_badge(environ, take=False) or self._room(self._lane(environ), address)
+
+    def _room(self, lane, address):
+        return lane.level(address) - 1 >= -self._longest() * lane.rate
 
     def _on_badge(self, environ, take):
         badge = None if self.badges is None else self.badges.of(environ)
