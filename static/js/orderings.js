@@ -75,7 +75,7 @@ const MOVE_KEYS = {
 };
 // Keys that read the path.
 const PATH_KEYS = {
-  onward: (moves, onPath, w) => freeMoves(moves, onPath, w),
+  onward: freeMoves,
   pohl: (moves, onPath, w) => {
     let sum = 0;
     for (const x of moves[w]) {
@@ -107,21 +107,63 @@ export function parseOrder(order) {
  * when u was reached (onPath), exactly as the engine's ordering of that name or written form:
  * every move if no key reads the path, else the moves off the path. options: {rows, cols, seed,
  * start}. */
-export function orderMoves(order, moves, onPath, u, options) {
-  const keys = parseOrder(order);
-  const readsPath = keys.some(({ name }) => name in PATH_KEYS);
-  const tries = readsPath ? moves[u].filter((w) => !onPath[w]) : [...moves[u]];
+export function orderMoves(order, moves, onPath, u, options = {}) {
+  const { keys, readsPath } = parsed(order);
+  if (!readsPath) {
+    // The same for a square whatever the path: worked out once (a call stack asks for every
+    // square of the path, at every frame).
+    const { seed = 0, start = 0 } = options;
+    if (fixed.order !== order || fixed.moves !== moves || fixed.seed !== seed || fixed.start !== start) {
+      Object.assign(fixed, { order, moves, seed, start, lists: [] });
+    }
+    fixed.lists[u] ??= sortMoves(keys, [...moves[u]], moves, onPath, u, options);
+    return fixed.lists[u].slice();
+  }
+  return sortMoves(keys, moves[u].filter((w) => !onPath[w]), moves, onPath, u, options);
+}
+
+// The lists of the last ordering that does not read the path, by square (moves is the board's).
+const fixed = { order: null, moves: null, seed: 0, start: 0, lists: [] };
+const parsedOrders = new Map();
+
+/** Return an ordering's keys, and whether one reads the path, parsed once. */
+function parsed(order) {
+  if (!parsedOrders.has(order)) {
+    if (parsedOrders.size > 64) parsedOrders.clear();
+    const keys = parseOrder(order);
+    parsedOrders.set(order, { keys, readsPath: keys.some(({ name }) => name in PATH_KEYS) });
+  }
+  return parsedOrders.get(order);
+}
+
+function sortMoves(keys, tries, moves, onPath, u, options) {
   const valued = keys.map(({ name, descending }) => {
     const sign = descending ? -1 : 1;
-    if (name in SQUARE_KEYS) return (w) => sign * SQUARE_KEYS[name](w, options);
+    if (name in SQUARE_KEYS) {
+      const of = SQUARE_KEYS[name];
+      return descending ? (w) => -of(w, options) : (w) => of(w, options);
+    }
     if (name in MOVE_KEYS) {
       const place = new Map(MOVE_KEYS[name](moves, u, options).map((w, at) => [w, at]));
       return (w) => sign * place.get(w);
     }
-    return (w) => sign * PATH_KEYS[name](moves, onPath, w);
+    const of = PATH_KEYS[name];
+    return descending ? (w) => -of(moves, onPath, w) : (w) => of(moves, onPath, w);
   });
-  const value = new Map(tries.map((w) => [w, valued.map((key) => key(w))]));
   // Array.prototype.sort is stable: ties after the last key keep the move order, as the engine's.
+  if (valued.length === 1) {
+    const value = new Map(tries.map((w) => [w, valued[0](w)]));
+    return tries.sort((a, b) => value.get(a) - value.get(b));
+  }
+  if (valued.length === 2) {
+    const [first, second] = valued;
+    const value = new Map(tries.map((w) => [w, [first(w), second(w)]]));
+    return tries.sort((a, b) => {
+      const x = value.get(a), y = value.get(b);
+      return x[0] - y[0] || x[1] - y[1];
+    });
+  }
+  const value = new Map(tries.map((w) => [w, valued.map((key) => key(w))]));
   return tries.sort((a, b) => {
     const [x, y] = [value.get(a), value.get(b)];
     for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] - y[i];
