@@ -104,6 +104,7 @@ def create_app(config=None):
             addresses=Buckets(ADDRESS_RATE, round(ADDRESS_BURST * hall)),
             files=Buckets(FILE_RATE, round(FILE_BURST * hall)),
             named=assets.named,
+            cost=pages.turns,
         ),
     )
     if app.config["PROXIES"]:

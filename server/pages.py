@@ -41,6 +41,16 @@ VENDORED_FILES = {"mediabunny": {"mediabunny.min.mjs"}}
 
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only with --public-url
+# Turns of its address a request takes (edge/pacing.py): a QR code is drawn for any well-formed
+# code (about 7 ms, where a page takes 1), so it takes as many as eight pages.
+QR_TURNS = 8
+QR_PATH = re.compile(r"/class/[^/]+/qr\.svg")
+
+
+def turns(environ):
+    """Return how many of its address's turns a request takes."""
+    return QR_TURNS if QR_PATH.fullmatch(environ.get("PATH_INFO", "")) else 1
+
 
 # The names the page gives the engine's orderings (in English; the page translates them).
 ORDERING_LABELS = {

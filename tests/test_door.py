@@ -2,6 +2,7 @@
 would refuse them, and nothing else is."""
 
 import contextlib
+import logging
 import socket
 import threading
 import time
@@ -258,6 +259,17 @@ def test_an_open_address_is_not_even_read(guard):
         assert door.refused(guard, server, "10.9.9.9", WAIT) is False
 
 
+def fake_worker(app, handle, ssl=False):
+    """Return a stand-in for a gunicorn worker with app loaded, handling connections with handle."""
+    return SimpleNamespace(
+        wsgi=app,
+        handle=handle,
+        handle_error=lambda req, client, address, exc: None,
+        cfg=SimpleNamespace(keepalive=WAIT, is_ssl=ssl),
+        log=SimpleNamespace(error_log=logging.getLogger("tests.door")),
+    )
+
+
 def test_the_door_is_put_in_front_of_a_worker_only_where_the_peer_is_the_client_in_the_clear():
     def handle(listener, client, address):
         handled.append(address)
@@ -265,9 +277,56 @@ def test_the_door_is_put_in_front_of_a_worker_only_where_the_peer_is_the_client_
     for proxies, ssl, installed in ((0, False, True), (1, False, False), (0, True, False)):
         handled = []
         app = SimpleNamespace(extensions={door.GUARD: Guard(None)}, config={"PROXIES": proxies})
-        worker = SimpleNamespace(wsgi=app, handle=handle, cfg=SimpleNamespace(keepalive=WAIT, is_ssl=ssl))
+        worker = fake_worker(app, handle, ssl)
+        plain = worker.handle_error
         door.install(worker)
-        assert (worker.handle is not handle) == installed
+        assert (worker.handle_error is not plain) == installed
         with connected() as (server, _):
             worker.handle(None, server, ("10.0.0.1", 5000))  # an open address goes on at once
         assert handled == [("10.0.0.1", 5000)]
+
+
+def test_an_address_holding_a_halls_connections_is_told_at_once_that_its_network_is_busy():
+    app = SimpleNamespace(extensions={door.GUARD: Guard(None, max_connections=1)}, config={"PROXIES": 0})
+    held, told = [], []
+
+    def handle(listener, client, address):
+        # Each connection stays open while the next one comes: three at once, the most for a
+        # hall of one WebSocket (OPEN_PER_ADDRESS), then a fourth.
+        held.append(address)
+        depth = len(held)
+        if depth > door.OPEN_PER_ADDRESS:
+            return
+        with connected() as (server, client_end):
+            worker.handle(None, server, ("10.0.0.1", depth + 1))
+            if depth == door.OPEN_PER_ADDRESS:
+                told.append(answer(client_end))
+
+    worker = fake_worker(app, handle)
+    door.install(worker)
+    with connected() as (server, _):
+        worker.handle(None, server, ("10.0.0.1", 1))
+    assert len(held) == door.OPEN_PER_ADDRESS and told[0].startswith(b"HTTP/1.1 503 Service Unavailable\r\n")
+    with connected() as (server, _):
+        worker.handle(None, server, ("10.0.0.1", 9))  # all closed again: room
+    assert len(held) == door.OPEN_PER_ADDRESS + 1
+
+
+def test_a_request_gunicorn_refuses_itself_takes_its_addresss_turn(clock):
+    pacing = Pacing(addresses=Buckets(1.0, 2, clock=clock), max_wait=1.0)
+    app = SimpleNamespace(extensions={door.GUARD: Guard(None, pacing=pacing)}, config={"PROXIES": 0})
+    worker = fake_worker(app, lambda listener, client, address: None)
+    door.install(worker)
+    for _ in range(5):  # two at once and a second's wait: the rest find the queue full
+        worker.handle_error(None, None, (ADDRESS, 5000), ValueError("a head gunicorn cannot read"))
+    assert not pacing.open_to(ADDRESS) and pacing.open_to("10.9.9.9")
+
+
+def test_an_answer_that_timed_out_on_a_peer_that_did_not_read_is_not_logged():
+    def record(exc):
+        return logging.LogRecord(
+            "gunicorn.error", logging.ERROR, "", 0, "Socket error", (), (type(exc), exc, None)
+        )
+
+    assert not door.no_write_timeouts(record(TimeoutError("timed out")))
+    assert door.no_write_timeouts(record(OSError("another")))

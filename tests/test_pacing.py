@@ -8,6 +8,7 @@ from server.edge.door import GUARD
 from server.edge.guard import MAX_CONNECTIONS, Guard
 from server.edge.limits import Buckets
 from server.edge.pacing import ADDRESS_BURST, BUSY, FILE_BURST, RETRY_AFTER, Pacing
+from server.pages import QR_TURNS, turns
 from tests.support.clock import Clock
 
 ADDRESS, NEIGHBOUR = "10.1.2.3", "10.9.9.9"
@@ -135,3 +136,23 @@ def test_an_address_given_room_for_a_larger_hall_is_given_as_many_more_badges_an
         assert app.extensions["knights_tour_badges"].minted.burst == MINT_BURST * scale
         assert app.extensions[GUARD].pacing.addresses.burst == ADDRESS_BURST * scale
         assert app.extensions[GUARD].pacing.files.burst == FILE_BURST * scale
+
+
+def test_a_qr_code_takes_as_many_turns_as_eight_pages(clock):
+    assert turns({"PATH_INFO": "/class/AB3XZ7K/qr.svg"}) == QR_TURNS == 8
+    assert turns({"PATH_INFO": "/"}) == turns({"PATH_INFO": "/class/AB3XZ7K/qr.svg/x"}) == 1
+    pacing = Pacing(addresses=Buckets(RATE, 10, clock=clock), cost=turns, max_wait=MAX_WAIT)
+    qr = {"PATH_INFO": "/class/AB3XZ7K/qr.svg"}
+    assert pacing.wait(qr, ADDRESS) == 0.0
+    assert not pacing.admits(qr, ADDRESS) and pacing.wait(qr, ADDRESS) is None, "8 more would wait 3 s"
+    assert pacing.admits({"PATH_INFO": "/"}, ADDRESS) and pacing.wait({"PATH_INFO": "/"}, ADDRESS) == 0.0
+
+
+def test_a_request_answered_without_the_app_takes_its_addresss_turn(pacing):
+    guard = Guard(lambda environ, start_response: [], pacing=pacing)
+    statuses = []
+    for _ in range(6):  # one at once, then three waits: the rest find the queue full
+        environ = {"PATH_INFO": "/", "REMOTE_ADDR": ADDRESS, "CONTENT_LENGTH": str(10**9)}
+        guard(environ, lambda status, headers: statuses.append(status))
+    assert statuses == ["413 Content Too Large"] * 6
+    assert not pacing.open_to(ADDRESS) and pacing.wait({}, ADDRESS) is None

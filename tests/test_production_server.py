@@ -23,7 +23,7 @@ import requests
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
 from server.edge.badges import COOKIE
-from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE
+from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE, WRITE_TIMEOUT
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.edge.pacing import ADDRESS_BURST, ADDRESS_RATE
 from server.engine.graph import knight_graph
@@ -1147,3 +1147,22 @@ def test_a_page_flood_from_the_class_address_is_served_at_its_pace_and_holds_up_
     print(f"  {len(statuses):,} requests in {seconds:.1f} s from one address; meanwhile", end=" ")
     print(", ".join(f"{name} {got[sock].seconds * 1000:.0f} ms" for name, sock in others.items()), end="; ")
     print(f"the good client got {events:,} events")
+
+
+def test_a_connection_that_asks_for_a_large_file_over_and_over_and_reads_nothing_is_let_go(
+    site, connect, opened
+):
+    watch = Watch(site)
+    good = Streaming(connect(site.url))
+    # Eight requests for the page's largest file at once on one connection, never read: the
+    # answers fill the socket's buffers, and the worker's write waits for a reader.
+    sock = opened(tcp(site.port, "127.0.0.10"))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.sendall(b"GET /vendor/mediabunny/mediabunny.min.mjs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 8)
+    address = sock.getsockname()
+    assert wait_for(lambda: address in site.worker.peers(), 5), "the connection never reached the worker"
+    took = gone(site.worker, address, WRITE_TIMEOUT + 15)
+    events, _ = finished(good, watch)
+    assert "Traceback" not in "".join(site.log()[watch.log_from :]), "the timed-out write was logged"
+    print(f"  let go {took:.1f} s after it stopped reading (at most {WRITE_TIMEOUT} s a write);")
+    print(f"  the good client got {events:,} events meanwhile")

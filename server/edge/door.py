@@ -29,6 +29,9 @@ FIRST_WAIT, LONGEST_WAIT = 0.01, 0.5  # seconds between two looks at a head stil
 # sockets kept open, say) then tries a few hundred times a second, not thousands, each try a
 # turn of the worker. A page tries again after 1 to 5 s anyway. Only so many wait at once, so
 # that waiting refusals never fill the worker's connections: past that, they are sent at once.
+# Connections one address may hold open at once, WebSockets included, per WebSocket it may hold:
+# a hall's pages and their loads; past that a new one is told the network is busy, unread.
+OPEN_PER_ADDRESS = 3
 TARPIT_SECONDS = 1.0
 TARPIT_PER_ADDRESS = 500
 TARPIT_IN_ALL = 1_000
@@ -54,18 +57,55 @@ def install(worker):
     """Put the app's guard at the door of a gunicorn worker that has loaded the app."""
     app = worker.wsgi
     guard = app.extensions.get(GUARD)
+    handle, handle_error = worker.handle, worker.handle_error
+    # An answer that waited WRITE_TIMEOUT for a peer that reads nothing ends its connection: an
+    # attack the server has seen off, not an error of the server's (see guard.py).
+    worker.log.error_log.addFilter(no_write_timeouts)
     # Behind a reverse proxy every connection comes from the proxy: the client's address is in
     # a header the app reads (ProxyFix), and the proxy is the place to limit it. Under TLS the
     # head cannot be peeked at before the handshake.
     if guard is None or app.config["PROXIES"] or worker.cfg.is_ssl:
         return
-    handle, wait, tarpit = worker.handle, worker.cfg.keepalive, Tarpit()
+    wait, tarpit, held = worker.cfg.keepalive, Tarpit(), Counter()
+    most = OPEN_PER_ADDRESS * guard.max_connections
 
     def handle_unless_refused(listener, client, address):
-        if not refused(guard, client, address[0] if isinstance(address, tuple) else "", wait, tarpit):
+        where = address[0] if isinstance(address, tuple) else ""
+        if held[where] >= most:
+            answer(client, BUSY_REFUSAL)  # at once, unread: the address holds more than a hall does
+            return
+        if refused(guard, client, where, wait, tarpit):
+            return
+        held[where] += 1
+        try:
             handle(listener, client, address)
+        finally:
+            held[where] -= 1
+            if not held[where]:
+                del held[where]
+
+    def handle_error_in_turn(req, client, address, exc):
+        # A request gunicorn refuses itself (a head it cannot read) takes its address's turn as
+        # any other request does: a flood of them must not cost the worker without end.
+        guard.charge(address[0] if isinstance(address, tuple) else "")
+        handle_error(req, client, address, exc)
 
     worker.handle = handle_unless_refused
+    worker.handle_error = handle_error_in_turn
+
+
+def no_write_timeouts(record):
+    """Tell whether to log a record: not an answer that timed out on a peer that did not read it."""
+    return not (record.exc_info and isinstance(record.exc_info[1], TimeoutError))
+
+
+def answer(client, data):
+    """Send a canned answer and end the connection."""
+    try:
+        client.sendall(data)
+        client.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
 
 
 class Tarpit:
@@ -98,17 +138,16 @@ def refused(guard, client, address, wait, tarpit=None):
     if head is None:
         return True  # no whole head in time: gunicorn would close it as silently, after as long
     # Checked with the head: the address may have had its budget back meanwhile.
-    answer = refusal(guard, head, address) if head else None
-    if answer is None:
+    words = refusal(guard, head, address) if head else None
+    if words is None:
         return False
     if tarpit is not None:
         tarpit.wait(address)
     try:
         client.recv(len(head))  # taken from the socket, so that closing it sends no reset
-        client.sendall(answer)
-        client.shutdown(socket.SHUT_RDWR)
     except OSError:
         pass
+    answer(client, words)
     return True
 
 

@@ -14,6 +14,10 @@ MAX_CONNECTIONS = 500  # open WebSocket connections from one address
 HANDSHAKE_RATE = 50.0  # new Socket.IO connections a second from one address, on average
 HANDSHAKE_BURST = 500  # and at once
 MAX_BODY_BYTES = 64 * 1024  # the app takes no request bodies; Engine.IO refuses larger ones anyway
+# Seconds an answer may wait for its peer to read it: gunicorn's own writes wait for ever, and a
+# peer that asks for a large file many times over one connection and reads nothing would hold its
+# connection, its greenlet and its socket's buffers until it let go. A WebSocket sets its own.
+WRITE_TIMEOUT = 30
 MAX_WEBSOCKETS = 10_000  # open WebSocket connections in all (python -m server sets it from its file limit)
 FULL = "knights_tour.full"  # set in the environ of a connection the server has no room for
 SEAT = "knights_tour.seat"  # the environ's Seat of a WebSocket, which websocket.py fills in
@@ -97,8 +101,12 @@ class Guard:
         self._lock = threading.Lock()
 
     def __call__(self, environ, start_response):
+        sock = environ.get("gunicorn.socket")
+        if sock is not None:
+            sock.settimeout(WRITE_TIMEOUT)
         length = environ.get("CONTENT_LENGTH") or "0"
         if not length.isdigit() or int(length) > self.max_body:
+            self.charge(environ.get("REMOTE_ADDR", ""))
             # Answered before a byte of the body is read; the connection closes after it.
             return _answer(
                 environ,
@@ -156,6 +164,11 @@ class Guard:
         if wait:
             self.pacing.sleep(wait)
         return self.app(environ, start_response)
+
+    def charge(self, address):
+        """Count a request answered without the app against its address's turn (see pacing.py)."""
+        if self.pacing is not None:
+            self.pacing.charge(address)
 
     def open_to(self, address):
         """Tell whether an address has a new connection and a request left in its budgets (spending none)."""

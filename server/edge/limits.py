@@ -40,8 +40,9 @@ class Buckets:
         with self._lock:
             return self._level(self._buckets.get(key), self.clock())
 
-    def take(self, key, sink=True):
-        """Take a token for key; return the tokens left, below 0 when it asks too often.
+    def take(self, key, sink=True, tokens=1):
+        """Take tokens (one by default) for key; return the tokens left, below 0 when it asks too
+        often.
 
         With sink, refused takes still cost a token, so a client that keeps asking sinks further
         below 0. Without, a refused take costs nothing: a key many clients share (a school's
@@ -50,25 +51,26 @@ class Buckets:
         now = self.clock()
         with self._lock:
             level = self._level(self._buckets.get(key), now)
-            tokens = level - 1
-            kept = tokens if sink or tokens >= 0 else level
+            left = level - tokens
+            kept = left if sink or left >= 0 else level
             self._keep(key, max(kept, -2 * self.burst), now)
-            return tokens
+            return left
 
-    def reserve(self, key, within):
-        """Take a token for key, owing it if none is left; return the seconds until it is paid
-        for (0 when there was one), or None, taking nothing, if that would be more than within.
+    def reserve(self, key, within, tokens=1):
+        """Take tokens (one by default) for key, owing them if too few are left; return the
+        seconds until they are paid for (0 when there were enough), or None, taking nothing, if
+        that would be more than within.
 
         Owed tokens are paid in the order they were reserved: a key's waiting clients are served
         first come, first served, at rate a second.
         """
         now = self.clock()
         with self._lock:
-            tokens = self._level(self._buckets.get(key), now) - 1
-            wait = max(0.0, -tokens / self.rate)
+            left = self._level(self._buckets.get(key), now) - tokens
+            wait = max(0.0, -left / self.rate)
             if wait > within:
                 return None
-            self._keep(key, tokens, now)
+            self._keep(key, left, now)
             return wait
 
     def _keep(self, key, tokens, now):

@@ -54,11 +54,13 @@ class Pacing:
         browsers=None,
         files=None,
         named=None,
+        cost=None,
         max_wait=MAX_WAIT,
         max_waiting=MAX_WAITING,
     ):
         self.badges, self.max_wait, self.max_waiting = badges, max_wait, max_waiting
         self.named = named  # environ -> whether it asks for one of the page's files by its content
+        self.cost = cost  # environ -> how many turns it takes (one, but for what is costly to make)
         self.waiting = 0  # requests waiting for their turn now
         self._lock = threading.Lock()
         # Buckets has a length: an empty table is falsy, so compare with None.
@@ -69,9 +71,10 @@ class Pacing:
     def wait(self, environ, address):
         """Return the seconds a request must wait for its turn (0: none), or None if its address's
         queue is full, or every address's together; take its place."""
-        if self._on_badge(environ, take=True):
+        tokens = 1 if self.cost is None else self.cost(environ)
+        if self._on_badge(environ, tokens, take=True):
             return 0.0
-        return self._lane(environ).reserve(address, self._longest())
+        return self._lane(environ).reserve(address, self._longest(), tokens)
 
     def _lane(self, environ):
         """Return the address's budget a request is served on past its badge's."""
@@ -80,6 +83,11 @@ class Pacing:
     def _longest(self):
         """Return the longest wait a request may be given now: none once every place is taken."""
         return self.max_wait if self.waiting < self.max_waiting else 0.0
+
+    def charge(self, address):
+        """Take a place in an address's queue for a request answered without the app (one it
+        cannot read, or too large), if there is one: such a flood is paced as any other."""
+        self.addresses.reserve(address, self._longest())
 
     def sleep(self, seconds):
         """Wait a request's turn, counted among those waiting."""
@@ -97,13 +105,16 @@ class Pacing:
 
     def admits(self, environ, address):
         """Tell whether a request would be served now or after a wait (taking nothing)."""
-        return self._on_badge(environ, take=False) or self._room(self._lane(environ), address)
+        tokens = 1 if self.cost is None else self.cost(environ)
+        return self._on_badge(environ, tokens, take=False) or self._room(self._lane(environ), address, tokens)
 
-    def _room(self, lane, address):
-        return lane.level(address) - 1 >= -self._longest() * lane.rate
+    def _room(self, lane, address, tokens=1):
+        return lane.level(address) - tokens >= -self._longest() * lane.rate
 
-    def _on_badge(self, environ, take):
+    def _on_badge(self, environ, tokens, take):
         badge = None if self.badges is None else self.badges.of(environ)
         if badge is None:
             return False
-        return (self.browsers.take(badge, sink=False) if take else self.browsers.level(badge) - 1) >= 0
+        if take:
+            return self.browsers.take(badge, sink=False, tokens=tokens) >= 0
+        return self.browsers.level(badge) - tokens >= 0
