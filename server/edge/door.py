@@ -9,7 +9,9 @@ what the guard would refuse anyway is refused here, with its words; anything els
 door does not read as gunicorn would, a badge with a budget left) goes on to gunicorn and the
 guard as before, untouched. A client that knows the trick can still send its refusals the long
 way (an encoded path, a head over 8 KB): the door makes a plain flood cheap, and a crafted one
-costs what every flood cost before.
+costs what every flood cost before. The door also counts each address's open connections (past a
+hall's, a new one is turned away unread), and makes a head gunicorn refuses take its address's
+turn, as a request the app answers does.
 """
 
 import re
