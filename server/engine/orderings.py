@@ -144,17 +144,14 @@ def ordering(order, graph, visited, seed=0, start=0):
     while keys and keys[-1] == ("moves", False):
         keys.pop()
     adjacency = graph.adjacency
+    makers = [_key(name, descending, graph, visited, seed, start) for name, descending in keys]
     if not any(name in PATH_KEYS for name, _ in keys):
         # Nothing in it changes as the search goes: each square's list is worked out once.
-        lists = [
-            _sorted(moves, _key_at(keys, graph, visited, seed, start, u)) for u, moves in enumerate(adjacency)
-        ]
+        lists = [_sorted(moves, _key_at(makers, u)) for u, moves in enumerate(adjacency)]
         return lists.__getitem__
     if any(name in MOVE_KEYS for name, _ in keys):
-        return lambda u: _sorted(
-            [w for w in adjacency[u] if not visited[w]], _key_at(keys, graph, visited, seed, start, u)
-        )
-    key = _key_at(keys, graph, visited, seed, start, None)  # the same for every square
+        return lambda u: _sorted([w for w in adjacency[u] if not visited[w]], _key_at(makers, u))
+    key = _key_at(makers, None)  # the same for every square
 
     def free_first(u):
         free = [w for w in adjacency[u] if not visited[w]]
@@ -168,9 +165,9 @@ def _sorted(moves, key):
     return list(moves) if key is None else sorted(moves, key=key)
 
 
-def _key_at(keys, graph, visited, seed, start, u):
-    """Return the sort key of the moves from u (None: their own order) for keys."""
-    values = [_value(name, descending, graph, visited, seed, start, u) for name, descending in keys]
+def _key_at(makers, u):
+    """Return the sort key of the moves from u (None: their own order), from each key's maker."""
+    values = [make(u) for make in makers]
     if not values:
         return None
     if len(values) == 1:
@@ -181,15 +178,21 @@ def _key_at(keys, graph, visited, seed, start, u):
     return lambda w: tuple([value(w) for value in values])
 
 
-def _value(name, descending, graph, visited, seed, start, u):
-    """Return a key's value of a move from u (u may be None for a key of squares or the path)."""
+def _key(name, descending, graph, visited, seed, start):
+    """Return a key's maker: u -> (a move from u -> its value), lower first. What does not change
+    with u (a key of squares, or of the path) is made once, here."""
     adjacency = graph.adjacency
     if name in SQUARE_KEYS:
         values = SQUARE_KEYS[name][0](graph, start)
-        return [-v for v in values].__getitem__ if descending else values.__getitem__
+        value = [-v for v in values].__getitem__ if descending else values.__getitem__
+        return lambda u: value
     if name in MOVE_KEYS:
-        moves = shuffle(adjacency[u], seed, u) if name == "random" else adjacency[u]
-        return {w: -at if descending else at for at, w in enumerate(moves)}.__getitem__
+
+        def place(u):
+            moves = shuffle(adjacency[u], seed, u) if name == "random" else adjacency[u]
+            return {w: -at if descending else at for at, w in enumerate(moves)}.__getitem__
+
+        return place
     if name == "onward":
         count = functools.partial(_free_moves, adjacency, visited)
     else:
@@ -199,7 +202,8 @@ def _value(name, descending, graph, visited, seed, start, u):
             free = [x for x in adjacency[w] if not visited[x]]
             return sum(1 for x in free for y in adjacency[x] if not visited[y] and y != w)
 
-    return (lambda w: -count(w)) if descending else count
+    value = (lambda w: -count(w)) if descending else count
+    return lambda u: value
 
 
 # The page's orderings, by name: (graph, visited, seed, start) -> the order function.
