@@ -55,7 +55,6 @@ class Assets:
 
     def init_app(self, app):
         """Let browsers keep an answer to a file named by its current content."""
-        app.extensions["knights_tour_assets"] = self
         app.jinja_env.globals.update(asset=self.url, import_map=self.import_map())
 
         @app.after_request

@@ -27,13 +27,13 @@ HEAD_BYTES = 8192  # a handshake's head is well under 1 KB; a longer one is left
 COOKIE_LINE = re.compile(rb"\r\ncookie:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)", re.IGNORECASE)
 METHOD = re.compile(rb"[A-Z]+ ")  # a request line's method and its space, as gunicorn reads it
 FIRST_WAIT, LONGEST_WAIT = 0.01, 0.5  # seconds between two looks at a head still arriving
+# Connections one address may hold open at once, WebSockets included, per WebSocket it may hold:
+# a hall's pages and their loads; past that a new one is told the network is busy, unread.
+OPEN_PER_ADDRESS = 3
 # A refusal is sent after a second: a script that tries again as soon as it is refused (500
 # sockets kept open, say) then tries a few hundred times a second, not thousands, each try a
 # turn of the worker. A page tries again after 1 to 5 s anyway. Only so many wait at once, so
 # that waiting refusals never fill the worker's connections: past that, they are sent at once.
-# Connections one address may hold open at once, WebSockets included, per WebSocket it may hold:
-# a hall's pages and their loads; past that a new one is told the network is busy, unread.
-OPEN_PER_ADDRESS = 3
 TARPIT_SECONDS = 1.0
 TARPIT_PER_ADDRESS = 500
 TARPIT_IN_ALL = 1_000
@@ -72,7 +72,7 @@ def install(worker):
     most = OPEN_PER_ADDRESS * guard.max_connections
 
     def handle_unless_refused(listener, client, address):
-        where = address[0] if isinstance(address, tuple) else ""
+        where = host(address)
         if held[where] >= most:
             answer(client, BUSY_REFUSAL)  # at once, unread: the address holds more than a hall does
             return
@@ -89,11 +89,17 @@ def install(worker):
     def handle_error_in_turn(req, client, address, exc):
         # A request gunicorn refuses itself (a head it cannot read) takes its address's turn as
         # any other request does: a flood of them must not cost the worker without end.
-        guard.charge(address[0] if isinstance(address, tuple) else "")
+        guard.charge(host(address))
         handle_error(req, client, address, exc)
 
     worker.handle = handle_unless_refused
     worker.handle_error = handle_error_in_turn
+
+
+def host(address):
+    """Return the client's address of a connection's (host, port), as the app sees it ("" for a
+    Unix socket's)."""
+    return address[0] if isinstance(address, tuple) else ""
 
 
 def no_write_timeouts(record):

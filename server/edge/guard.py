@@ -104,9 +104,10 @@ class Guard:
         sock = environ.get("gunicorn.socket")
         if sock is not None:
             sock.settimeout(WRITE_TIMEOUT)
+        address = environ.get("REMOTE_ADDR", "")
         length = environ.get("CONTENT_LENGTH") or "0"
         if not length.isdigit() or int(length) > self.max_body:
-            self.charge(environ.get("REMOTE_ADDR", ""))
+            self.charge(address)
             # Answered before a byte of the body is read; the connection closes after it.
             return _answer(
                 environ,
@@ -114,7 +115,6 @@ class Guard:
                 "413 Content Too Large",
                 f"requests carry at most {self.max_body:,} bytes",
             )
-        address = environ.get("REMOTE_ADDR", "")
         if not environ.get("PATH_INFO", "").startswith(self.path):
             return self._in_turn(environ, start_response, address)
         # A refused handshake costs nothing: behind a school's NAT, a script opening connections

@@ -67,11 +67,20 @@ class Buckets:
         now = self.clock()
         with self._lock:
             left = self._level(self._buckets.get(key), now) - tokens
-            wait = max(0.0, -left / self.rate)
+            wait = self._paid_in(left)
             if wait > within:
                 return None
             self._keep(key, left, now)
             return wait
+
+    def waits(self, key, tokens=1):
+        """Return the seconds a reserve of tokens for key would wait now, taking none."""
+        with self._lock:
+            return self._paid_in(self._level(self._buckets.get(key), self.clock()) - tokens)
+
+    def _paid_in(self, left):
+        """Return the seconds until a bucket left with `left` tokens holds none owed."""
+        return max(0.0, -left / self.rate)
 
     def _keep(self, key, tokens, now):
         """Store key's tokens as of now (the lock is held)."""

@@ -71,10 +71,14 @@ class Pacing:
     def wait(self, environ, address):
         """Return the seconds a request must wait for its turn (0: none), or None if its address's
         queue is full, or every address's together; take its place."""
-        tokens = 1 if self.cost is None else self.cost(environ)
+        tokens = self._turns(environ)
         if self._on_badge(environ, tokens, take=True):
             return 0.0
         return self._lane(environ).reserve(address, self._longest(), tokens)
+
+    def _turns(self, environ):
+        """Return how many turns a request takes (one, but for what is costly to make)."""
+        return 1 if self.cost is None else self.cost(environ)
 
     def _lane(self, environ):
         """Return the address's budget a request is served on past its badge's."""
@@ -105,11 +109,12 @@ class Pacing:
 
     def admits(self, environ, address):
         """Tell whether a request would be served now or after a wait (taking nothing)."""
-        tokens = 1 if self.cost is None else self.cost(environ)
+        tokens = self._turns(environ)
         return self._on_badge(environ, tokens, take=False) or self._room(self._lane(environ), address, tokens)
 
     def _room(self, lane, address, tokens=1):
-        return lane.level(address) - tokens >= -self._longest() * lane.rate
+        """Tell whether a reserve of tokens on lane would be given a place (taking none)."""
+        return lane.waits(address, tokens) <= self._longest()
 
     def _on_badge(self, environ, tokens, take):
         badge = None if self.badges is None else self.badges.of(environ)
