@@ -15,12 +15,13 @@ from .edge.pacing import ADDRESS_BURST, ADDRESS_RATE, FILE_BURST, FILE_RATE, Pac
 from .extension import socketio
 from .runs import events as run_events
 from .runs import registry as runs
+from .runs import strips
 
 __all__ = ["create_app", "socketio"]
 
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
 # Imported for their handlers, which importing them registers on socketio.
-HANDLERS = (connection, class_events, poll_events, run_events)
+HANDLERS = (connection, class_events, poll_events, run_events, strips)
 
 
 def create_app(config=None):

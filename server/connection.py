@@ -30,6 +30,7 @@ def on_disconnect(*reason):
     """A page has gone: it leaves its class (whose run waits for it), and its own run ends."""
     on_gone(request.sid)
     runs().drop(request.sid)
+    runs().strips.drop(request.sid)
     limits().forget(request.sid)
 
 

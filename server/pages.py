@@ -24,7 +24,7 @@ from .classes.registry import classes
 from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from .edge.badges import COOKIE, MAX_AGE
 from .engine import ORDERINGS, example_graph
-from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
+from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, MAX_STRIP_BUDGET, MAX_STRIP_SIDE, SPEED_STEPS
 
 bp = Blueprint("views", __name__)
 
@@ -52,6 +52,7 @@ def turns(environ):
     return QR_TURNS if QR_PATH.fullmatch(environ.get("PATH_INFO", "")) else 1
 
 
+MAX_ORDER_NAME = 24  # letters in the name a student gives an ordering (the page's library.js)
 # The names the page gives the engine's orderings (in English; the page translates them).
 ORDERING_LABELS = {
     "naive": "Naive",
@@ -84,6 +85,8 @@ def page_context():
             "speeds": SPEED_STEPS,
             "defaultSpeed": DEFAULT_SPEED,
             "orders": list(ORDERINGS),
+            "maxStripSide": MAX_STRIP_SIDE,
+            "maxStripBudget": MAX_STRIP_BUDGET,
             "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},
             # A class's bookmarks (how many, how long a label), questions in a series, and codes.
             "maxMarks": MAX_MARKS,
@@ -102,6 +105,9 @@ def page_context():
         "speed_steps": SPEED_STEPS,
         "default_speed_step": SPEED_STEPS.index(DEFAULT_SPEED),
         "orderings": [(name, ORDERING_LABELS[name]) for name in ORDERINGS],
+        "max_order_name": MAX_ORDER_NAME,
+        "max_strip_side": MAX_STRIP_SIDE,
+        "max_strip_budget": MAX_STRIP_BUDGET,
     }
 
 

@@ -6,7 +6,7 @@ Errors name the bad value, quoted briefly, with a message a person can act on.
 import reprlib
 from dataclasses import dataclass
 
-from .engine.orderings import check_order
+from .engine.orderings import check_order, needs_board
 from .engine.search import Compact, check_flag, compact
 
 # A client may send megabytes where a number belongs; its error message quotes a line of it.
@@ -102,6 +102,10 @@ def parse_start(data):
             f"(squares are numbered 0 to {rows * cols - 1})"
         )
     check_order(order)
+    if graph == "example" and needs_board(order):
+        raise ValueError(
+            f"the order {shown(order)} reads squares' places on a board; the example graph has none"
+        )
     flags = {name: check_flag(name, data.get(name, False)) for name in ("paused", "closed", "all_tours")}
     seed = _integer("seed", data.get("seed", 0), 0, MAX_SEED)
     budget = data.get("budget")
@@ -110,6 +114,70 @@ def parse_start(data):
     resume_at = _integer("resume_at", data.get("resume_at", 0), 0, (budget or MAX_BUDGET + 1) - 1)
     options = {"seed": seed, "budget": budget, "graph": graph, "resume_at": resume_at, **flags}
     return RunOptions(rows, cols, start, order, _speed(speed), **options)
+
+
+# A strip: orderings tried on square boards from a corner, or from every square of one board.
+MAX_STRIP_SIDE = 100
+MAX_STRIP_ORDERS = 4
+MAX_STRIP_BUDGET = 100_000  # backtracks a strip's board may take before it is stopped
+DEFAULT_STRIP_BUDGET = 10_000
+
+
+@dataclass(frozen=True)
+class StripRequest:
+    """A checked request for a strip: sides (low, high) of square boards searched from a corner,
+    or board (rows, cols) searched from each of its squares."""
+
+    orders: tuple
+    sides: tuple | None
+    board: tuple | None
+    budget: int
+    seed: int
+
+    def starts(self):
+        """Return the strip's boards and starts, (rows, cols, start), in the order searched."""
+        if self.sides is not None:
+            return [(n, n, 0) for n in range(self.sides[0], self.sides[1] + 1)]
+        rows, cols = self.board
+        return [(rows, cols, start) for start in range(rows * cols)]
+
+    def boards(self):
+        """Return every search of the strip, (order, rows, cols, start): each board's orderings
+        one after the other, so that orderings compared fill in side by side."""
+        return [(order, *board) for board in self.starts() for order in self.orders]
+
+    @property
+    def count(self):
+        """Return how many searches the strip has."""
+        return len(self.orders) * len(self.starts())
+
+
+def parse_strip(data):
+    """Check the payload of 'strip' and return its StripRequest."""
+    if not isinstance(data, dict):
+        raise ValueError(
+            f"'strip' needs an object with orders, and sides or rows and cols, not {shown(data)}"
+        )
+    orders = data.get("orders")
+    if not isinstance(orders, list) or not 1 <= len(orders) <= MAX_STRIP_ORDERS:
+        raise ValueError(f"orders must be a list of 1 to {MAX_STRIP_ORDERS} orderings, not {shown(orders)}")
+    for order in orders:
+        check_order(order)
+    if len(set(orders)) < len(orders):
+        raise ValueError("orders names an ordering twice")
+    sides = board = None
+    if "sides" in data:
+        sides = data["sides"]
+        if not isinstance(sides, list) or len(sides) != 2:
+            raise ValueError(f"sides must be [smallest, largest], not {shown(sides)}")
+        low = _integer("the smallest side", sides[0], 1, MAX_STRIP_SIDE)
+        sides = (low, _integer("the largest side", sides[1], low, MAX_STRIP_SIDE))
+    else:
+        rows, cols = _fields(data, "strip", ("rows", "cols"))
+        board = (_integer("rows", rows, 1, MAX_SIDE), _integer("cols", cols, 1, MAX_SIDE))
+    budget = _integer("budget", data.get("budget", DEFAULT_STRIP_BUDGET), 1, MAX_STRIP_BUDGET)
+    seed = _integer("seed", data.get("seed", 0), 0, MAX_SEED)
+    return StripRequest(tuple(orders), sides, board, budget, seed)
 
 
 def parse_speed(data):

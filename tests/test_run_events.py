@@ -38,6 +38,20 @@ def test_start_is_acknowledged_and_announced_then_streams(client):
     assert all(batch["run"] == answer["run"] for batch in batches)
 
 
+def test_a_written_form_streams_the_search_its_keys_compose(client):
+    # Roth's tie-break written out runs as its name; a composition no name has runs as the engine's.
+    for order in ("onward,-centre", "-edge,pohl,random"):
+        board = {**GOOD, "rows": 6, "cols": 6, "order": order, "seed": 5}
+        answer = client.emit("start", board, callback=True)
+        assert answer["ok"] is True, answer
+        run = answer["run"]
+        assert wait_for(lambda run=run: any(b["run"] == run for b in sent_to(client, "events")))
+        streamed = [c for b in sent_to(client, "events") if b["run"] == run for c in b["events"]]
+        expected = encode(list(knight_tour(knight_graph(6, 6), 0, order, seed=5)))
+        assert streamed == expected[: len(streamed)]
+        assert sent_to(client, "started")[-1]["order"] == order
+
+
 def test_a_client_that_never_acknowledges_gets_no_more_than_the_window(client):
     client.emit("start", {**GOOD, "rows": 6, "cols": 6}, callback=True)
     assert wait_for(lambda: len(sent_to(client, "events")) >= WINDOW)
@@ -58,6 +72,12 @@ BAD_STARTS = [
     ({**GOOD, "start": -1}, "start square -1 is off"),
     ({**GOOD, "start": None}, "start square None is off"),
     ({**GOOD, "order": "alphabetical"}, "unknown order 'alphabetical'"),
+    ({**GOOD, "order": 7}, "an order is a text, not 7"),
+    ({**GOOD, "order": "onward,-onward"}, "names onward twice"),
+    ({**GOOD, "order": ",".join(["index"] * 9)}, "at most 8 keys, not 9"),
+    ({**GOOD, "order": "onward," * 2_000}, "at most 8 keys, not 2001"),
+    ({**GOOD, "order": "onward,__import__('os')"}, "is none of naive"),
+    ({"graph": "example", "start": 0, "order": "onward,-centre", "speed": 0}, "the example graph has none"),
     ({**GOOD, "speed": "fast"}, "speed must be a number"),
     ({**GOOD, "speed": -3}, "speed must be a number"),
     ({**GOOD, "paused": "yes"}, "paused must be true or false"),

@@ -17,6 +17,9 @@ from operator import countOf, itemgetter
 from .graph import Graph
 from .outline import Outline
 from .search import FOUND, VISIT, Search, canonical, compact
+from .survey import cell
+
+CELL = "cell"  # a job's first item for a strip's board (survey.cell), not a leg
 
 # Events searched between two looks at the clock (about a millisecond).
 SLICE = 1 << 12
@@ -170,6 +173,11 @@ def run_job(board, start, order, options, state, limit, seconds):
     return kept(search, state, limit) if seconds is None else search_on(search, state, limit, seconds)
 
 
+def cell_job(rows, cols, start, order, seed, budget):
+    """Return a strip's board as a job for a helper process (see survey.cell)."""
+    return (CELL, rows, cols, start, order, seed, budget)
+
+
 def serve(reader=None, writer=None):
     """Do the jobs a parent process sends, one pickle in and one out each, until it closes the pipe."""
     reader = reader or sys.stdin.buffer
@@ -179,5 +187,5 @@ def serve(reader=None, writer=None):
             leg = pickle.load(reader)
         except EOFError:
             return
-        pickle.dump(run_job(*leg), writer)
+        pickle.dump(cell(*leg[1:]) if leg[0] == CELL else run_job(*leg), writer)
         writer.flush()

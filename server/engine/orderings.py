@@ -125,9 +125,8 @@ def parse(order):
 
 
 def check_order(order):
-    """Return order if it names one of the page's orderings, else raise ValueError."""
-    if not isinstance(order, str) or order not in NAMED:
-        raise ValueError(f"unknown order {shown(order)}; choose one of {', '.join(NAMED)}")
+    """Return order if it is an ordering's name or written form, else raise ValueError."""
+    parse(order)
     return order
 
 

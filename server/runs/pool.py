@@ -88,8 +88,13 @@ class Pool:
     def leg(self, share, search, state, limit, keep=False):
         """Ask for a leg of search from state, in share's turn (see legs.search_on); return a
         Future of the state it reaches (with keep, of the state and the events to limit, written
-        compactly: see legs.kept). A leg cancelled before its turn is never searched; a helper
-        lost sets HelperLost."""
+        compactly: see legs.kept)."""
+        return self.ask(share, legs.job(search, state, limit, None if keep else LEG))
+
+    def ask(self, share, job):
+        """Ask for a job (a leg, or a strip's board: legs.cell_job) in share's turn; return a
+        Future of its answer. A job cancelled before its turn is never done; a helper lost sets
+        HelperLost."""
         future = Future()
         with self._cond:
             if self._closed:
@@ -99,7 +104,7 @@ class Pool:
                 for helper in self._helpers:
                     self._serving.append(threading.Thread(target=self._serve, args=(helper,), daemon=True))
                     self._serving[-1].start()
-            self._asked.join(share, (future, legs.job(search, state, limit, None if keep else LEG)))
+            self._asked.join(share, (future, job))
             self._cond.notify()
         return future
 

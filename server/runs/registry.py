@@ -9,68 +9,76 @@ from .pool import Pool
 from .turns import Turns
 
 
-class Runs:
+class OnePerPage:
+    """What pages have under way, by client sid: at most one each, stopped when replaced."""
+
+    def __init__(self):
+        self._held = {}
+        self._lock = threading.Lock()
+
+    def __len__(self):
+        return len(self._held)
+
+    def get(self, sid):
+        """Return what the client has under way, or None."""
+        return self._held.get(sid)
+
+    def replace(self, sid, held):
+        """Make held the client's, stopping what it had."""
+        with self._lock:
+            old, self._held[sid] = self._held.get(sid), held
+        if old is not None:
+            old.stop()
+
+    def drop(self, sid, held=None):
+        """Forget and stop what the client has (only if it is held, when given)."""
+        with self._lock:
+            if held is None or self._held.get(sid) is held:
+                held = self._held.pop(sid, None)
+            else:
+                held = None
+        if held is not None:
+            held.stop()
+
+
+class Runs(OnePerPage):
     """The players of one app's clients, by client sid."""
 
     def __init__(self, give_way=lambda: None, pool=None):
-        self._players = {}
-        self._lock = threading.Lock()
+        super().__init__()
         # Who else sees a run and who may drive it (see audience.py): a run alone by default.
         self.seams = Alone()
         self.turns = Turns(give_way)  # at searching flat out, shared by every run of the app
         self.pool = pool  # helper processes for skips, or None: see pool.py
-
-    def __len__(self):
-        return len(self._players)
+        self.strips = OnePerPage()  # each page's strip under way: see strips.py
 
     def close(self):
         """End the helper processes, if there are any (a worker's end does it by itself)."""
         if self.pool is not None:
             self.pool.close()
 
-    def get(self, sid):
-        """Return the client's player, or None."""
-        return self._players.get(sid)
-
     def players(self):
         """Return the players of every client, as they are now."""
         with self._lock:
-            return list(self._players.values())
-
-    def replace(self, sid, player):
-        """Make player the client's, stopping the one it had."""
-        with self._lock:
-            old, self._players[sid] = self._players.get(sid), player
-        if old is not None:
-            old.stop()
+            return list(self._held.values())
 
     def release(self, sid):
         """Forget the client's player without stopping it (a class's run outlives its page)."""
         with self._lock:
-            return self._players.pop(sid, None)
+            return self._held.pop(sid, None)
 
     def hand_over(self, player, sid):
         """Make a running player the client's (and no other client's)."""
         with self._lock:
-            for holder in [holder for holder, held in self._players.items() if held is player]:
-                del self._players[holder]
+            for holder in [holder for holder, held in self._held.items() if held is player]:
+                del self._held[holder]
         self.replace(sid, player)
 
     def discard(self, player):
         """Forget a player that has ended, whichever client holds it."""
         with self._lock:
-            for holder in [holder for holder, held in self._players.items() if held is player]:
-                del self._players[holder]
-
-    def drop(self, sid, player=None):
-        """Forget and stop the client's player (only if it is player, when given)."""
-        with self._lock:
-            if player is None or self._players.get(sid) is player:
-                player = self._players.pop(sid, None)
-            else:
-                player = None
-        if player is not None:
-            player.stop()
+            for holder in [holder for holder, held in self._held.items() if held is player]:
+                del self._held[holder]
 
 
 def _give_way(async_mode):

@@ -2,12 +2,14 @@
 // the listeners that turn the user's input into actions.
 import { createClassroom } from "./classroom.js";
 import { createClips, initialClip } from "./clips/actions.js";
+import { createComposer, initialComposer } from "./composer.js";
 import { controls } from "./controls.js";
 import { presenterDrawer } from "./drawer.js";
 import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage, t } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
+import { loadLibrary } from "./library.js";
 import { Lane } from "./lane.js";
 import { lessonLane } from "./lane-facts.js";
 import { publishView } from "./mirror.js";
@@ -16,6 +18,7 @@ import { NO_POLL, createPolls } from "./polls.js";
 import { PREDICT, createPredictor } from "./predict.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
+import { NO_STRIP, createStrip } from "./strip.js";
 import { bindInputs } from "./inputs.js";
 import { createBoardsView } from "./views/boards.js";
 import { createClassView } from "./views/classpanel.js";
@@ -28,6 +31,7 @@ import { createOfflineView } from "./views/offline.js";
 import { createPollView } from "./views/poll.js";
 import { createPredictView } from "./views/predict.js";
 import { createStatusView } from "./views/status.js";
+import { createStripView } from "./views/strip.js";
 
 const els = new Proxy({}, {
   // els.boardBox is the element with id "board-box".
@@ -71,6 +75,8 @@ const store = new Store({
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
+  orderings: initialComposer(loadLibrary(), link.settings.order), // the student's own: see composer.js
+  strip: NO_STRIP, // the orderings tried on many boards: see strip.js
 }, frameGap);
 
 const runs = {
@@ -83,7 +89,10 @@ let playback, classroom, predictor, polls;
 const makeLane = (partner) => {
   const lane = new Lane({
     connection: (up) => {
-      if (!up && lane === runs.main) classroom.disconnected();
+      if (!up && lane === runs.main) {
+        classroom.disconnected();
+        strip.lost();
+      }
       if (playback.connection()) classroom.reconnected();
       else if (up && lane === runs.second) classroom.claimSecond();
     },
@@ -109,14 +118,16 @@ polls = createPolls(store, runs, () => classroom.backToLive());
 classroom = createClassroom(store, runs, playback, limits, polls);
 predictor = createPredictor(store, runs, playback);
 // The class's news and its questions' come on the main connection, straight to their handlers.
-runs.main.server.listen({ ...classroom.news, ...polls.news });
+const strip = createStrip(store, runs.main.server);
+runs.main.server.listen({ ...classroom.news, ...polls.news, ...strip.news });
 publishView(store, runs);
 const clips = createClips(store, runs);
+const composer = createComposer(store, playback);
 
 const boards = createBoardsView(els, reducedMotion);
 const views = [createControlsView(els, limits), createStatusView(els), boards, createCountersView(els),
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
-  createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin)];
+  createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits)];
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
@@ -134,7 +145,7 @@ function applyLanguage() {
 }
 store.addEventListener("change", applyLanguage);
 
-bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips });
+bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips, composer, strip });
 const enabled = (name) => controls(store.state, runs)[name].enabled;
 const speedBy = (by) => () => {
   const steps = limits.speeds, at = steps.indexOf(store.state.settings.speed);

@@ -158,11 +158,12 @@ export function createClassroom(store, runs, playback, limits, polls) {
   function follow(run) {
     if (!run) return;
     const graph = run.graph === "example";
-    // A race's first board is the class's run; its ordering is the race's, not a setting.
+    // A race's first board is the class's run; its second board's run has the other ordering.
     const racing = !graph && state().settings.mode === "race";
     store.update({ settings: {
       mode: graph ? "example" : racing ? "race" : "board", rows: run.rows, cols: run.cols, start: run.start,
-      order: graph || racing ? state().settings.order : run.order, closed: run.closed, allTours: run.all_tours,
+      order: graph ? state().settings.order : run.order, versus: (racing && runs.second.run?.order) || state().settings.versus,
+      closed: run.closed, allTours: run.all_tours,
       seed: run.seed, budget: run.budget, speed: run.speed,
     } });
   }

@@ -4,7 +4,7 @@
 // square concerned (the move considered, or the square of the call); depth is the call's place
 // on the call stack (0 for the first call, like callStack's levels); note is a message id whose
 // placeholders params fills with square numbers (the page names them) and counts.
-import { orderMoves } from "./orderings.js";
+import { orderMoves, parseOrder } from "./orderings.js";
 
 /** The search as the page shows it: the textbook's recursion, with translatable comments. */
 export const CODE = [
@@ -112,4 +112,42 @@ export function endLines(model, last) {
     return [step(10, 0, -last - 1, "line.returnFalse", { square: -last - 1 })];
   }
   return [];
+}
+
+// Each key of an ordering as Python, of a move m from square; a key sorted the other way is negated.
+const KEY_CODE = {
+  index: "m",
+  moves: "moves_from(square).index(m)",
+  random: "shuffled(square, seed).index(m)",
+  centre: "from_centre(m)",
+  start: "from_start(m)",
+  edge: "to_edge(m)",
+  corner: "to_corner(m)",
+  onward: "onward(m)",
+  pohl: "onward_twice(m)",
+};
+
+/**
+ * Return the function ordered() of CODE for an ordering (its name or written form) as lines:
+ * {text, comment}, comment a message id (each key's explanation) or null.
+ */
+export function orderingCode(order) {
+  const keys = parseOrder(order);
+  const path = keys.some(({ name }) => name === "onward" || name === "pohl");
+  // Ties after the last key keep the move order, which sorted() keeps by itself.
+  const sorting = keys.filter(({ name, descending }, i) => !(name === "moves" && !descending && i === keys.length - 1));
+  const moves = path ? "[m for m in moves_from(square) if m not in path]" : "moves_from(square)";
+  const values = sorting.map(({ name, descending }) => (descending ? `-${KEY_CODE[name]}` : KEY_CODE[name]));
+  const lines = [{ text: "def ordered(square):", comment: null }];
+  if (values.length === 0) {
+    lines.push({ text: `    return ${moves}`, comment: null });
+  } else {
+    const key = values.length === 1 ? values[0] : `(${values.join(", ")})`;
+    lines.push({ text: `    moves = ${moves}`, comment: null },
+      { text: `    return sorted(moves, key=lambda m: ${key})`, comment: null });
+  }
+  for (const { name } of sorting) {
+    if (name !== "index") lines.push({ text: `    # ${KEY_CODE[name].replace(/\(.*/, "")}:`, comment: `orderKey.${name}.code` });
+  }
+  return lines;
 }

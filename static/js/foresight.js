@@ -1,10 +1,7 @@
 // What the search does next and why, worked out from the model alone: the page's twin of the
 // engine's lookahead (server/engine/lookahead.py), with the reasons a learner weighs.
 import { callStack, deadEnd } from "./lesson.js";
-import { freeMoves } from "./orderings.js";
-
-// Orderings that rank moves by their onward-move counts, so that equal counts are ties.
-const COUNTING = new Set(["warnsdorff", "warnsdorff-roth"]);
+import { fewestOnwardFirst, freeMoves } from "./orderings.js";
 
 /**
  * Return the square a wire code leads to from model: a visit's square, the square a backtrack
@@ -35,7 +32,7 @@ function candidatesOf(model, moves, knight, order) {
  * (the knight's moves as its ordering tries them), tried (those of order the search went to and
  * came back from), candidates ([{square, onward, blocked}]: every move of the knight, in order,
  * with its free onward moves and the visit number of a square on the path, 0 if free), tie (for
- * Warnsdorff orders, the untried moves with the chosen move's onward count, in order, when
+ * orderings led by Warnsdorff's rule, the untried moves with the chosen move's onward count, in order, when
  * there are two or more; else []), deadEnd (for "back": every move lands on the path)}.
  */
 export function foresee(model, moves, run, last) {
@@ -64,7 +61,8 @@ export function foresee(model, moves, run, last) {
   const [chosen] = top.toTry;
   if (chosen === undefined) return back();
   const next = event("visit", chosen, chosen);
-  if (COUNTING.has(run.order)) {
+  // An ordering that ranks moves by their onward-move counts first: equal counts are ties.
+  if (fewestOnwardFirst(run.order)) {
     const onward = freeMoves(moves, model.numbers, chosen);
     const tie = top.toTry.filter((w) => freeMoves(moves, model.numbers, w) === onward);
     if (tie.length > 1) next.tie = tie;

@@ -5,8 +5,12 @@ import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
 import { bindTreeInputs } from "./tree-inputs.js";
 
-/** Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips}. */
-export function bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips }) {
+/**
+ * Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips,
+ * composer, strip}.
+ */
+export function bindInputs(els, store, runs, actions) {
+  const { playback, classroom, boards, limits, predictor, polls, clips, composer, strip } = actions;
   const on = (el, type, handler) => el.addEventListener(type, handler);
   const click = (el, handler) => on(el, "click", handler);
   const setView = (patch) => store.update({ view: patch });
@@ -26,13 +30,15 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
 
   bindTreeInputs(els, store, runs, playback);
 
-  /** Read a whole number from a field, kept within low..high; note on the board when it was not. */
-  function whole(input, low, high, empty = low) {
+  /**
+   * Read a whole number from a field, kept within low..high; note on the board when it was not
+   * (a board's field: another's shows the number kept alone).
+   */
+  function whole(input, low, high, empty = low, board = true) {
     if (input.value.trim() === "") return empty;
     const value = Math.round(Number(input.value));
     const kept = Math.min(high, Math.max(low, Number.isFinite(value) ? value : low));
-    if (kept !== value) note("board", "board.clamped", { low, high, typed: input.value, value: kept });
-    else note("board", null);
+    if (board) note("board", ...(kept !== value ? ["board.clamped", { low, high, typed: input.value, value: kept }] : [null]));
     input.value = String(kept);
     return kept;
   }
@@ -40,7 +46,45 @@ export function bindInputs(els, store, runs, { playback, classroom, boards, limi
   on(els.cols, "change", () => playback.change({ cols: whole(els.cols, 1, limits.maxSide) }));
   on(els.seed, "change", () => playback.change({ seed: whole(els.seed, 0, limits.maxSeed, 0) }));
   on(els.budget, "change", () => playback.change({ budget: whole(els.budget, 1, limits.maxBudget, null) }));
-  on(els.order, "change", () => playback.change({ order: els.order.value }));
+  on(els.order, "change", () => {
+    composer.show(els.order.value);
+    playback.change({ order: els.order.value });
+  });
+  on(els.versus, "change", () => playback.change({ versus: els.versus.value }));
+  // The composer's rows: each button names its change and the row's place.
+  click(els.composerKeys, (event) => {
+    const button = event.target.closest("button[data-change]");
+    if (button) composer.edit({ [button.dataset.change]: Number(button.dataset.at) });
+  });
+  click(els.composerAdd, () => composer.edit({ add: els.composerKey.value }));
+  // The strip's setup: sides kept within the server's limits, the smallest never past the largest.
+  const stripSetup = () => store.state.strip.setup;
+  on(els.stripFrom, "change", () => {
+    const from = whole(els.stripFrom, 1, limits.maxStripSide, 1, false);
+    strip.setup({ from, to: Math.max(from, stripSetup().to) });
+  });
+  on(els.stripTo, "change", () => {
+    const to = whole(els.stripTo, 1, limits.maxStripSide, 1, false);
+    strip.setup({ to, from: Math.min(to, stripSetup().from) });
+  });
+  on(els.stripBudget, "change", () => strip.setup({ budget: whole(els.stripBudget, 1, limits.maxStripBudget, 1, false) }));
+  on(els.stripEvery, "change", () => strip.setup({ every: els.stripEvery.checked }));
+  on(els.stripCompared, "change", (event) => {
+    const { value, checked } = event.target;
+    const compared = stripSetup().compared.filter((order) => order !== value);
+    strip.setup({ compared: checked ? [...compared, value] : compared });
+  });
+  click(els.stripRun, strip.run);
+  click(els.stripStop, strip.stop);
+  on(els.composerForm, "change", () => composer.type(els.composerForm.value));
+  on(els.composerName, "change", () => composer.rename(els.composerName.value));
+  click(els.composerUse, () => {
+    // A name or form typed and not yet left counts too.
+    composer.type(els.composerForm.value);
+    if (store.state.orderings.note) return;
+    composer.rename(els.composerName.value);
+    if (!store.state.orderings.note) composer.use();
+  });
   on(els.closed, "change", () => playback.change({ closed: els.closed.checked }));
   on(els.allTours, "change", () => playback.change({ allTours: els.allTours.checked }));
   on(els.mode, "change", (event) => playback.change({ mode: event.target.value }));

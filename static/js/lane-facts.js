@@ -3,9 +3,9 @@
 import { linesRun } from "./code.js";
 import { callStack, deadEnd } from "./lesson.js";
 import { copyModel, undo } from "./model.js";
-import { t } from "./i18n.js";
 import { squareName } from "./notation.js";
 import { predictable } from "./predict.js";
+import { orderLabel } from "./library.js";
 import { raceOrder } from "./settings.js";
 
 const MIN_TREE_SPAN = 8; // the fewest nodes across the tree picture, zoomed in all the way
@@ -18,20 +18,21 @@ export function nameOf(lane, square) {
 }
 
 /** Return the run settings that decide a lane's move order (the settings', before any run). */
-function orderOf(lane, state, runs) {
+export function orderOf(lane, state, runs) {
   if (lane.run) return lane.run;
   const s = state.settings;
-  const order = s.mode === "race" ? raceOrder(lane === runs.main) : s.mode === "example" ? "naive" : s.order;
+  const order = s.mode === "race" ? raceOrder(s, lane === runs.main) : s.mode === "example" ? "naive" : s.order;
   return { order, seed: s.seed, rows: lane.model.rows, cols: lane.model.cols };
 }
 
 /** Return the search's call stack as the lane's view stands (see lesson.callStack). */
 export function stackOf(lane, state, runs) {
   const m = lane.model;
-  const key = `${lane.run?.run}:${m.events}:${m.path.length}:${m.rows}x${m.cols}:${state.settings.order}`;
+  const run = orderOf(lane, state, runs);
+  const key = `${lane.run?.run}:${m.events}:${m.path.length}:${m.rows}x${m.cols}:${run.order}:${run.seed}`;
   const cached = memo.get(lane);
   if (cached?.key === key && cached.model === m) return cached.stack;
-  const stack = m.path.length ? callStack(m, lane.moves(), orderOf(lane, state, runs), lane.lastShown()) : [];
+  const stack = m.path.length ? callStack(m, lane.moves(), run, lane.lastShown()) : [];
   memo.set(lane, { key, model: m, stack });
   return stack;
 }
@@ -42,9 +43,9 @@ export function deadEndOf(lane) {
   return typeof last === "number" && last < 0 ? deadEnd(lane.model, lane.moves(), -last - 1) : null;
 }
 
-/** Return the name of the ordering a race's lane runs. */
-export function raceName(lane, runs) {
-  return t(`order.${raceOrder(lane === runs.main)}`);
+/** Return the name of the ordering a lane runs (its run's, else the settings'). */
+export function raceName(lane, state, runs) {
+  return orderLabel(orderOf(lane, state, runs).order, state.orderings.library);
 }
 
 /** Tell whether the board holds still: marks stay until the next move, as nothing plays. */

@@ -85,13 +85,15 @@ const PATH_KEYS = {
     return sum;
   },
 };
-const KEYS = [...Object.keys(SQUARE_KEYS), ...Object.keys(MOVE_KEYS), ...Object.keys(PATH_KEYS)];
+export const KEYS = [...Object.keys(SQUARE_KEYS), ...Object.keys(MOVE_KEYS), ...Object.keys(PATH_KEYS)];
+// Keys that read squares' places on a board: the example graph has none.
+const BOARD_KEYS = new Set(["centre", "start", "edge", "corner"]);
 
 /** Return an ordering's keys as {name, descending}, from its name or written form; throw an Error
  * saying what is wrong with it, as the engine's parse() does. */
 export function parseOrder(order) {
   if (typeof order !== "string") throw new Error("an order is a text");
-  const parts = (NAMED[order] ?? order).split(",");
+  const parts = (Object.hasOwn(NAMED, order) ? NAMED[order] : order).split(",");
   if (parts.length > MAX_KEYS) throw new Error(`an order has at most ${MAX_KEYS} keys, not ${parts.length}`);
   const keys = [];
   for (const part of parts) {
@@ -101,6 +103,41 @@ export function parseOrder(order) {
     keys.push({ name, descending: name !== part });
   }
   return keys;
+}
+
+/** Return an ordering's written form, from its keys ({name, descending}). */
+export function writtenForm(keys) {
+  return keys.map(({ name, descending }) => (descending ? `-${name}` : name)).join(",");
+}
+
+/** Return an ordering's keys, or null if order is no ordering's name or written form. */
+export function keysOf(order) {
+  try {
+    return parseOrder(order);
+  } catch {
+    return null;
+  }
+}
+
+/** Return the name of the page's ordering whose written form order is, else order itself. */
+export function namedOrder(order) {
+  return Object.keys(NAMED).find((name) => NAMED[name] === order) ?? order;
+}
+
+/** Tell whether an ordering tries first the moves with the fewest onward moves (Warnsdorff's rule). */
+export function fewestOnwardFirst(order) {
+  const first = keysOf(order)?.[0];
+  return first?.name === "onward" && !first.descending;
+}
+
+/** Tell whether an ordering has a key that reads squares' places on a board. */
+export function needsBoard(order) {
+  return (keysOf(order) ?? []).some(({ name }) => BOARD_KEYS.has(name));
+}
+
+/** Tell whether an ordering has the key shuffled by the seed. */
+export function usesSeed(order) {
+  return (keysOf(order) ?? []).some(({ name }) => name === "random");
 }
 
 /** Return the order in which the search tries the moves from u, given the squares on the path

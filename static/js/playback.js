@@ -38,7 +38,7 @@ export function createPlayback(store, runs) {
     const common = { start: s.start, speed: s.speed, paused, closed: s.closed, all_tours: s.allTours,
       seed: s.seed, budget: s.budget };
     if (s.mode === "example") return { ...common, graph: "example", order: "naive", closed: false };
-    const order = s.mode === "race" ? raceOrder(lane === runs.main) : s.order;
+    const order = s.mode === "race" ? raceOrder(s, lane === runs.main) : s.order;
     return { ...common, rows: s.rows, cols: s.cols, order };
   }
 

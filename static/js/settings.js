@@ -1,5 +1,6 @@
 // The settings of a run as the page keeps them, their limits (which the server's page states),
 // and the address that sets them up again: every value a link brings is checked.
+import { tidyForm } from "./library.js";
 import { parseSquare } from "./notation.js";
 
 const MODES = ["board", "race", "example"];
@@ -8,11 +9,15 @@ const TICKET = /^[\w-]{8}\.[\w-]{32}$/;
 // Modes a link may still carry under an earlier name: links shared before keep working.
 const FORMER_MODES = new Map([["compare", "race"]]);
 
-/** Return the ordering a race runs on its first board (naive) or its second (Warnsdorff). */
-export function raceOrder(first) {
-  return first ? "naive" : "warnsdorff";
+// The orderings a race runs when its link names only one (as links did before races of any two).
+const FORMER_RACE = { order: "naive", versus: "warnsdorff" };
+
+/** Return the ordering a race runs on its first board (the settings' ordering) or its second. */
+export function raceOrder(settings, first) {
+  return first ? settings.order : settings.versus;
 }
-const LINK_KEYS = ["class", "ticket", "mode", "rows", "cols", "start", "order", "seed", "closed", "all", "budget", "speed"];
+const LINK_KEYS = ["class", "ticket", "mode", "rows", "cols", "start", "order", "versus", "seed", "closed", "all",
+  "budget", "speed"];
 
 /**
  * Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings,
@@ -31,7 +36,8 @@ export function squares(settings, example) {
 /** Return the settings a page starts with, before its address is read. */
 export function defaultSettings(limits) {
   return {
-    mode: "board", rows: 5, cols: 5, start: 0, order: limits.orders[0], closed: false, allTours: false,
+    mode: "board", rows: 5, cols: 5, start: 0, order: limits.orders[0], versus: FORMER_RACE.versus,
+    closed: false, allTours: false,
     budget: null, speed: limits.defaultSpeed, seed: Math.floor(Math.random() * 1e6), // shown, for repeat runs
   };
 }
@@ -70,9 +76,16 @@ export function fromLink(search, settings, limits) {
   const start = named >= 0 ? named : int("start", 0, count - 1, 0);
   // A speed as the page writes it: "speed=" or "speed=3e1" is no speed (Number() would read 0 and 30).
   const speed = limits.speeds.find((each) => String(each) === get("speed"));
+  // An ordering by name, or by its written form (the page's names stand for their own forms).
+  const order = (key, fallback) => {
+    const form = tidyForm(get(key) ?? "");
+    return take(key, form !== null, form, fallback);
+  };
+  const formerRace = get("mode") !== null && mode === "race" && get("versus") === null;
   const next = {
     mode, rows, cols, start,
-    order: pick("order", limits.orders, settings.order),
+    order: formerRace ? FORMER_RACE.order : order("order", settings.order),
+    versus: formerRace ? FORMER_RACE.versus : order("versus", settings.versus),
     seed: int("seed", 0, limits.maxSeed, settings.seed),
     closed: yes("closed"),
     allTours: yes("all"),
@@ -91,7 +104,8 @@ export function fromLink(search, settings, limits) {
 export function toLink(settings, klass) {
   const values = {
     class: klass?.code, ticket: klass?.ticket, mode: settings.mode, rows: settings.rows, cols: settings.cols, start: settings.start,
-    order: settings.order, seed: settings.seed, closed: settings.closed, all: settings.allTours,
+    order: settings.order, versus: settings.mode === "race" ? settings.versus : null, seed: settings.seed,
+    closed: settings.closed, all: settings.allTours,
     budget: settings.budget, speed: settings.speed,
   };
   const params = new URLSearchParams();
@@ -99,5 +113,6 @@ export function toLink(settings, klass) {
     const value = values[key];
     if (value !== false && value !== null && value !== undefined) params.set(key, String(value));
   }
-  return `?${params}`;
+  // Commas stay commas: an ordering reads onward,-centre in the address, as it is written.
+  return `?${params}`.replaceAll("%2C", ",");
 }

@@ -39,7 +39,7 @@ def play_slowly(page, events, speed="5"):
     events. speed: the Speed slider's step, an index into server.wire.SPEED_STEPS (5: 30 moves a
     second, 3: 10, 1: 2)."""
     set_board(page, 6, 6)
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     page.get_by_label("Speed").fill(speed)
     page.get_by_role("button", name="Play").click()
     page.wait_for_function(f"() => knightsTour.model.events >= {events}")

@@ -31,14 +31,14 @@ def shows(student, expression, value):
 
 def test_the_board_options_and_position_reach_every_student(page, lesson):
     set_board(page, 6, 7)
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     page.get_by_label("Start square").fill("c3")
     page.get_by_label("Start square").press("Enter")
     settings = page.evaluate("() => knightsTour.store.settings")
     for student in lesson:
         shows(student, "knightsTour.store.settings", settings)
         expect(student.get_by_label("Rows", exact=True)).to_have_value("6")
-        expect(student.get_by_label("Ordering")).to_have_value("warnsdorff")
+        expect(student.get_by_label("Ordering", exact=True)).to_have_value("warnsdorff")
     events = step_events(page, 6)
     tree = page.evaluate("() => [knightsTour.tree.size, knightsTour.tree.whole]")
     assert tree == [6, True], tree  # Warnsdorff's first six events are visits
@@ -124,7 +124,7 @@ def test_bookmarks_appear_on_every_students_timeline(page, lesson):
 
 
 def test_a_race_reaches_the_class_as_the_instructor_shows_it(page, lesson):
-    page.get_by_label("Race: naive vs Warnsdorff").check()
+    page.get_by_label("Race two orderings").check()
     set_board(page, 5, 5)
     page.get_by_label("Speed").fill("11")  # 2500 moves a second
     for student in lesson:

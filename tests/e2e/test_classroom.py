@@ -39,7 +39,7 @@ def test_students_follow_the_instructor_live(page, code, open_student):
     for name in ("Play", "Step", "Step back", "Skip to end", "Reset"):
         expect(student.get_by_role("button", name=name, exact=True)).to_be_disabled()
     expect(student.get_by_label("Rows", exact=True)).to_be_disabled()
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     page.get_by_label("Speed").fill("7")  # 120 moves a second
     page.get_by_role("button", name="Play").click()
     expect(student.get_by_role("status")).to_contain_text("Tour found", timeout=15_000)

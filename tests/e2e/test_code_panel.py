@@ -109,7 +109,7 @@ def test_line_by_line_every_line_lights_and_the_board_moves_on_its_events_line(p
 
 
 def test_line_by_line_a_tour_is_handed_back_up_the_calls(page, site):
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
     expect(page.locator("#status")).to_contain_text("Tour found")
@@ -123,7 +123,7 @@ def test_line_by_line_a_tour_is_handed_back_up_the_calls(page, site):
 
 def test_line_by_line_live_through_the_end_of_a_tour(page):
     # As above, with each event fetched from the server as → needs it.
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     step_events(page, 24)
     step_line_by_line(page)
     seen = lines_to_the_end(page)

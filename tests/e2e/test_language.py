@@ -15,11 +15,27 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 ID_LITERAL = re.compile(r"""["']([a-z][a-zA-Z]*\.[a-zA-Z][\w.-]*)["']""")  # such as "status.ready"
 T_LITERAL = re.compile(r"""\bt\(\s*["']([^"']*)["']""")  # t("...")
 # The ids the scripts build at run time, so that no literal names them: `outcome.found${closed}`,
-# and the words of the server's refusal codes and class endings (test_refusal_codes.py checks
-# those against the server).
-BUILT = re.compile(r"outcome\.(found|none|all)(Closed)?|refusal\.[a-z_.]+|class\.ending\.[a-z]+")
+# the words of the server's refusal codes and class endings (test_refusal_codes.py checks those
+# against the server), an ordering's keys, the composer's buttons and a strip's outcomes.
+BUILT = re.compile(
+    r"outcome\.(found|none|all)(Closed)?|refusal\.[a-z_.]+|class\.ending\.[a-z]+"
+    r"|orderKey\.[a-z]+\.(asc|desc|code)|composer\.(flip|raise|remove)(Label)?|strip\.outcome\.[a-z]+"
+)
 # ASCII words the Chinese page keeps: proper names, file formats, and the names in the Python code.
-KEPT = {"Warnsdorff", "Roth", "Schwenk", "Python", "JSON", "PNG", "GIF", "WebM", "tour", "True", "False"}
+KEPT = {
+    "Warnsdorff",
+    "Roth",
+    "Pohl",
+    "Schwenk",
+    "Python",
+    "JSON",
+    "PNG",
+    "GIF",
+    "WebM",
+    "tour",
+    "True",
+    "False",
+}
 SCREENS = [(390, 844), (1280, 800), (1920, 1080)]  # phone, laptop, projector
 MID_SEARCH = "() => knightsTour.model.events >= 20 && document.querySelector('#dead-end').textContent"
 
@@ -36,7 +52,8 @@ SHOWN_TEXT = """() => {
     const shown = [], nodes = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = nodes.nextNode(); node; node = nodes.nextNode()) {
         const el = node.parentElement, box = el.closest('select') ?? el;
-        if (node.data.trim() && box.checkVisibility() && !el.closest('#code, #language, .code-chip')) {
+        const code = el.closest('#code, #ordered-code, #language, .code-chip');
+        if (node.data.trim() && box.checkVisibility() && !code) {
             shown.push([el.id || el.tagName.toLowerCase(), node.data.trim()]);
         }
     }
@@ -85,6 +102,9 @@ def assert_chinese(page, zh):
     code = page.locator("#code").inner_text().splitlines()
     comments = [line.split("# ", 1)[1] for line in code if "# " in line]
     assert comments == [zh["code.gray"], zh["code.tour"], zh["code.white"]]
+    # The ordering's code explains its keys after their names, in the page's language.
+    keys = page.locator("#ordered-code").inner_text().splitlines()
+    assert [line for line in keys if "# " in line and english_words(line.split(":", 1)[1])] == []
 
 
 def finish(page):

@@ -105,7 +105,7 @@ def test_call_stack_predicts_every_move_the_engine_makes(page, order, seed):
 
 
 def test_warnsdorff_counts_are_shown_for_the_next_moves(page):
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     step_events(page, 3)
     hints = page.evaluate("() => knightsTour.overlay().hints")
     path = model(page, "path")
@@ -160,7 +160,7 @@ def test_the_textbooks_example_graph_steps_through_the_books_sequence(page):
 
 
 def test_naive_and_warnsdorff_race_side_by_side(page):
-    page.get_by_label("Race: naive vs Warnsdorff").check()
+    page.get_by_label("Race two orderings").check()
     expect(page.locator("#board-second")).to_be_visible()
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
@@ -174,9 +174,9 @@ def test_naive_and_warnsdorff_race_side_by_side(page):
 
 def test_the_address_keeps_the_setup(page, site):
     set_board(page, 6, 7)
-    page.get_by_label("Ordering").select_option("random")
-    page.get_by_label("Seed").fill("4242")
-    page.get_by_label("Seed").dispatch_event("change")
+    page.get_by_label("Ordering", exact=True).select_option("random")
+    page.get_by_label("Seed", exact=True).fill("4242")
+    page.get_by_label("Seed", exact=True).dispatch_event("change")
     page.get_by_label("Closed tours only").check()
     page.get_by_label("Speed").fill("9")
     page.get_by_label("Speed").dispatch_event("input")
@@ -188,8 +188,8 @@ def test_the_address_keeps_the_setup(page, site):
     fresh.wait_for_function(READY)
     assert fresh.get_by_label("Rows", exact=True).input_value() == "6"
     assert fresh.get_by_label("Columns", exact=True).input_value() == "7"
-    assert fresh.get_by_label("Ordering").input_value() == "random"
-    assert fresh.get_by_label("Seed").input_value() == "4242"
+    assert fresh.get_by_label("Ordering", exact=True).input_value() == "random"
+    assert fresh.get_by_label("Seed", exact=True).input_value() == "4242"
     assert fresh.get_by_label("Closed tours only").is_checked()
     assert fresh.get_by_label("Speed").input_value() == "9"
     fresh.goto(site.url + "/?rows=99&cols=x&start=-4&order=bogus")  # nonsense falls back to defaults
@@ -199,7 +199,7 @@ def test_the_address_keeps_the_setup(page, site):
 
 
 def test_exports(page):
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("status")).to_contain_text("Tour found")
@@ -294,7 +294,7 @@ def test_it_looks_right_from_phone_to_projector(open_page, name, size):
     opened.get_by_role("button", name="Skip to end").click()
     expect(opened.get_by_role("status")).to_contain_text("Tour found", timeout=30_000)
     looks_right(opened, size[0], f"{name}-finished")
-    opened.get_by_label("Race: naive vs Warnsdorff").check()
+    opened.get_by_label("Race two orderings").check()
     opened.get_by_role("button", name="Play").click()
     expect(opened.get_by_role("status")).to_contain_text("Warnsdorff has finished", timeout=30_000)
     looks_right(opened, size[0], f"{name}-race")

@@ -30,7 +30,7 @@ def test_crafted_links_load_with_the_defaults(page, site):
         page.goto(f"{site.url}/?{query}")
         page.wait_for_function(READY)
         assert errors == [], f"/?{query}: {errors}"
-        assert page.get_by_label("Ordering").input_value() == "naive", query
+        assert page.get_by_label("Ordering", exact=True).input_value() == "naive", query
         assert page.get_by_label("Speed").input_value() == str(SPEED_STEPS.index(DEFAULT_SPEED)), query
         assert page.evaluate("() => document.body.dataset.mode") == "board", query
         expect(page.get_by_label("Rows", exact=True)).to_have_value("5")

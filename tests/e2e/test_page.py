@@ -18,7 +18,7 @@ def test_warnsdorff_tour_from_a_corner(page):
     click_square(page, 4, 4)  # the bottom right corner
     expect(page.get_by_label("Start square")).to_have_value("e1")
     expect(page.get_by_role("status")).to_contain_text("Ready")
-    page.get_by_label("Ordering").select_option(label="Warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option(label="Warnsdorff")
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("status")).to_contain_text("Tour found", timeout=10_000)

@@ -23,7 +23,7 @@ OVERFLOWS = "(el) => el.scrollWidth > el.clientWidth"
 
 
 def play_to_the_end(page, order="warnsdorff"):
-    page.get_by_label("Ordering").select_option(order)
+    page.get_by_label("Ordering", exact=True).select_option(order)
     page.get_by_label("Speed").fill(FASTEST)
     page.get_by_role("button", name="Play").click()
     expect(page.get_by_role("status")).to_contain_text("Tour found")
@@ -57,14 +57,16 @@ def test_a_click_or_a_change_mid_run_asks_before_ending_it(page):
 def test_a_finished_run_comes_back_with_undo(page):
     play_to_the_end(page)
     tour = model(page, "path")
-    page.get_by_label("Ordering").select_option("naive")  # a finished run: the change applies at once
+    page.get_by_label("Ordering", exact=True).select_option(
+        "naive"
+    )  # a finished run: the change applies at once
     expect(page.locator("#depth")).to_have_text("0 / 25")
     undo = page.get_by_role("button", name="Undo")
     expect(undo, "no undo is offered").to_be_visible()
     undo.click()
     expect(page.locator("#status")).to_contain_text("Tour found")
     assert model(page, "path") == tour
-    expect(page.get_by_label("Ordering")).to_have_value("warnsdorff")
+    expect(page.get_by_label("Ordering", exact=True)).to_have_value("warnsdorff")
 
 
 def test_the_shortcuts_work_from_a_slider(page, site):
@@ -138,7 +140,7 @@ def test_the_show_choices_are_all_in_sight(page):
         page.set_viewport_size({"width": width, "height": height})
         for choice in (
             "The knight's tour",
-            "Race: naive vs Warnsdorff",
+            "Race two orderings",
             "The textbook's example graph (A to F)",
         ):
             radio = page.get_by_role("radio", name=choice)

@@ -163,7 +163,7 @@ def test_presenter_view_keeps_the_lesson_on_screen_and_readable(instructor, site
 def race_presented(instructor, viewport):
     """Return an instructor's page that has run a 6x6 race to its end in presenter view."""
     page, _ = instructor(viewport)
-    page.get_by_label("Race: naive vs Warnsdorff").check()
+    page.get_by_label("Race two orderings").check()
     set_board(page, 6, 6)
     page.get_by_role("button", name="Presenter view").click()
     page.get_by_label("Speed").fill(FASTEST)

@@ -16,7 +16,7 @@ TOOLS = [
     ("spinbutton", "Columns"),
     ("textbox", "Start square"),
     ("combobox", "Ordering"),
-    ("radio", "Race: naive vs Warnsdorff"),
+    ("radio", "Race two orderings"),
     ("button", "Bookmark this moment"),
     ("spinbutton", "questions in a row"),
     ("button", "Results as CSV"),

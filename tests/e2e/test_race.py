@@ -20,7 +20,7 @@ def open_race(page, site):
 def test_a_link_shared_as_mode_compare_still_opens_the_race(page, site):
     page.goto(f"{site.url}/?mode=compare&rows=6&cols=6")
     page.wait_for_function(READY)
-    expect(page.get_by_label("Race: naive vs Warnsdorff")).to_be_checked()
+    expect(page.get_by_label("Race two orderings")).to_be_checked()
     expect(page.locator("#board-second")).to_be_visible()
     expect(page.locator("#status")).not_to_contain_text("could not be used")
     assert "mode=race" in page.url

@@ -17,7 +17,7 @@ def play_fastest(page):
 
 
 def test_every_ordering_is_offered_with_an_explanation(page):
-    ordering = page.get_by_label("Ordering")
+    ordering = page.get_by_label("Ordering", exact=True)
     labels = ordering.locator("option").all_inner_texts()
     assert labels == ["Naive", "Warnsdorff", "Warnsdorff + Roth's tie-break", "Random"]
     notes = set()
@@ -25,19 +25,19 @@ def test_every_ordering_is_offered_with_an_explanation(page):
         ordering.select_option(label=label)
         rendered(page)
         notes.add(page.locator("#order-note").inner_text())
-        expect(page.get_by_label("Seed")).to_be_visible(visible=label == "Random")
+        expect(page.get_by_label("Seed", exact=True)).to_be_visible(visible=label == "Random")
     assert len(notes) == 4 and all(notes)
 
 
 def test_random_runs_repeat_with_their_seed(page):
     set_board(page, 6, 6)
-    page.get_by_label("Ordering").select_option(label="Random")
+    page.get_by_label("Ordering", exact=True).select_option(label="Random")
     page.get_by_label("Step budget").fill("400")
     page.get_by_label("Step budget").dispatch_event("change")
     paths = {}
     for seed in ("11", "11", "12"):
-        page.get_by_label("Seed").fill(seed)
-        page.get_by_label("Seed").dispatch_event("change")
+        page.get_by_label("Seed", exact=True).fill(seed)
+        page.get_by_label("Seed", exact=True).dispatch_event("change")
         play_fastest(page)
         expect(page.get_by_role("status")).to_contain_text("Stopped after 400 steps")
         paths.setdefault(seed, []).append(page.evaluate("() => knightsTour.model.path"))
@@ -48,7 +48,7 @@ def test_random_runs_repeat_with_their_seed(page):
 
 def test_closed_tour_is_found_and_closed(page):
     set_board(page, 3, 10)
-    page.get_by_label("Ordering").select_option(label="Warnsdorff + Roth's tie-break")
+    page.get_by_label("Ordering", exact=True).select_option(label="Warnsdorff + Roth's tie-break")
     page.get_by_label("Closed tours only").check()
     play_fastest(page)
     expect(page.get_by_role("status")).to_contain_text("Closed tour found", timeout=20_000)

@@ -11,7 +11,7 @@ END_AND_CHANGE = {"name": "End this search and change"}
 def test_a_pending_change_holds_every_field_changed_while_it_waits(page):
     step_events(page, 3)
     set_board(page, 6, 6)  # Rows, then Columns: two fields changed during the search
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     expect(page.get_by_role("alert")).to_contain_text("ends the search under way")
     # The speed applies at once, and stays after the change is confirmed.
     page.get_by_label("Speed").fill("0")
@@ -19,7 +19,7 @@ def test_a_pending_change_holds_every_field_changed_while_it_waits(page):
     expect(page.get_by_role("alert")).to_be_hidden()
     expect(page.get_by_label("Rows", exact=True)).to_have_value("6")
     expect(page.get_by_label("Columns", exact=True)).to_have_value("6")
-    expect(page.get_by_label("Ordering")).to_have_value("warnsdorff")
+    expect(page.get_by_label("Ordering", exact=True)).to_have_value("warnsdorff")
     expect(page.get_by_label("Speed")).to_have_value("0")
     assert page.evaluate("() => [knightsTour.model.rows, knightsTour.model.cols]") == [6, 6]
     assert page.evaluate("() => knightsTour.store.settings.speed") == 1
@@ -32,7 +32,7 @@ def test_kept_searching_the_fields_show_the_run_again(page):
     expect(page.get_by_label("Rows", exact=True)).to_have_value("5")
     expect(page.get_by_label("Columns", exact=True)).to_have_value("5")
     # A later change starts from the run's settings, not from the change dropped.
-    page.get_by_label("Ordering").select_option("warnsdorff")
+    page.get_by_label("Ordering", exact=True).select_option("warnsdorff")
     page.get_by_role("button", **END_AND_CHANGE).click()
     assert page.evaluate("() => [knightsTour.model.rows, knightsTour.model.cols]") == [5, 5]
 

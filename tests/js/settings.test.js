@@ -16,8 +16,8 @@ const LIMITS = {
 // The page's settings before it reads its address (defaultSettings, with its seed fixed).
 // A ticket as the server signs them: an 8-character nonce, a dot, a 32-character signature.
 const TICKET = "Ab3_x-Yz.abcdefghijklmnopqrstuvwxyz012345";
-const PAGE = { mode: "board", rows: 5, cols: 5, start: 0, order: "naive", closed: false, allTours: false, budget: null,
-  speed: 30, seed: 4242 };
+const PAGE = { mode: "board", rows: 5, cols: 5, start: 0, order: "naive", versus: "warnsdorff", closed: false,
+  allTours: false, budget: null, speed: 30, seed: 4242 };
 
 const read = (search, settings = PAGE) => fromLink(search, settings, LIMITS);
 
@@ -50,18 +50,43 @@ test("a board has rows x cols squares, the example graph a vertex for each name"
   assert.equal(squares({ ...PAGE, mode: "example", rows: 3, cols: 4 }, LIMITS.example), 6);
 });
 
-test("a race runs the naive ordering on its first board and Warnsdorff's on its second", () => {
-  assert.equal(raceOrder(true), "naive");
-  assert.equal(raceOrder(false), "warnsdorff");
+test("a race runs the settings' ordering on its first board and the one it races against on its second", () => {
+  assert.equal(raceOrder(PAGE, true), "naive");
+  assert.equal(raceOrder(PAGE, false), "warnsdorff");
+  assert.equal(raceOrder({ ...PAGE, order: "onward,-centre", versus: "pohl" }, false), "pohl");
+});
+
+test("an ordering in a link is a name or a written form, tidied; anything else is named and the page's kept", () => {
+  const order = (search) => read(search).settings.order;
+  assert.equal(order("?order=onward,-centre,index"), "onward,-centre,index");
+  assert.equal(order("?order=onward%2C-edge"), "onward,-edge", "commas escaped or not");
+  assert.equal(order("?order=onward"), "warnsdorff", "a form the page names is its name");
+  assert.equal(order("?order=onward,-centre,moves"), "warnsdorff-roth", "a plain moves last changes nothing");
+  for (const bad of ["onward,onward", "onward,", ",onward", "Onward", "onward;-centre", "-", "--onward",
+    "index,moves,random,centre,start,edge,corner,onward,pohl", "constructor", "naive,onward", "onward, -centre"]) {
+    const { settings, ignored } = read(`?order=${encodeURIComponent(bad)}`);
+    assert.equal(settings.order, PAGE.order, bad);
+    assert.deepEqual(ignored, [`order=${bad}`], bad);
+  }
+});
+
+test("a race's link names both orderings; one from before races of any two races naive against Warnsdorff", () => {
+  const race = { ...PAGE, mode: "race", order: "onward,-corner", versus: "pohl,centre" };
+  const link = toLink(race, null);
+  assert.equal(link, "?mode=race&rows=5&cols=5&start=0&order=onward,-corner&versus=pohl,centre&seed=4242&speed=30");
+  assert.deepEqual(read(link).settings, race);
+  assert.equal(toLink({ ...race, mode: "board" }, null).includes("versus"), false, "only a race has a second");
+  const former = read("?mode=race&order=random", { ...PAGE, order: "random", versus: "random" }).settings;
+  assert.deepEqual([former.order, former.versus], ["naive", "warnsdorff"]);
 });
 
 test("a link writes every setting it sets, in a fixed order, and leaves out what is off or unset", () => {
   assert.equal(toLink(PAGE, null), "?mode=board&rows=5&cols=5&start=0&order=naive&seed=4242&speed=30");
-  const all = { mode: "race", rows: 8, cols: 6, start: 47, order: "warnsdorff-roth", closed: true, allTours: true,
-    budget: 5000, speed: 0, seed: 0 };
+  const all = { mode: "race", rows: 8, cols: 6, start: 47, order: "warnsdorff-roth", versus: "random", closed: true,
+    allTours: true, budget: 5000, speed: 0, seed: 0 };
   assert.equal(toLink(all, { code: "AB23C", ticket: null }),
-    "?class=AB23C&mode=race&rows=8&cols=6&start=47&order=warnsdorff-roth&seed=0&closed=true&all=true&budget=5000"
-    + "&speed=0");
+    "?class=AB23C&mode=race&rows=8&cols=6&start=47&order=warnsdorff-roth&versus=random&seed=0&closed=true&all=true"
+    + "&budget=5000&speed=0");
   // Only the settings the link knows: no other property of the object comes along.
   assert.equal(toLink({ ...PAGE, extra: "x", pending: true }, null), toLink(PAGE, null));
 });
@@ -70,19 +95,22 @@ test("the settings a link writes are the settings it reads back, with its class"
   const cases = [
     [PAGE, null],
     [{ ...PAGE, rows: 1, cols: 1 }, null],
-    [{ mode: "board", rows: 32, cols: 32, start: 1023, order: "random", closed: true, allTours: true,
-      budget: 10 ** 9, speed: 100000, seed: 2 ** 32 - 1 }, { code: "ZZ999", ticket: null }],
-    [{ mode: "race", rows: 6, cols: 7, start: 41, order: "warnsdorff", closed: false, allTours: true, budget: 1,
-      speed: 0, seed: 0 }, { code: "ABCDE", ticket: TICKET }],
-    [{ mode: "example", rows: 5, cols: 5, start: 5, order: "naive", closed: true, allTours: false, budget: null,
-      speed: 1, seed: 17 }, null],
+    [{ mode: "board", rows: 32, cols: 32, start: 1023, order: "random", versus: "warnsdorff", closed: true,
+      allTours: true, budget: 10 ** 9, speed: 100000, seed: 2 ** 32 - 1 }, { code: "ZZ999", ticket: null }],
+    [{ mode: "race", rows: 6, cols: 7, start: 41, order: "warnsdorff", versus: "-edge,pohl,random", closed: false,
+      allTours: true, budget: 1, speed: 0, seed: 0 }, { code: "ABCDE", ticket: TICKET }],
+    [{ mode: "example", rows: 5, cols: 5, start: 5, order: "naive", versus: "warnsdorff", closed: true,
+      allTours: false, budget: null, speed: 1, seed: 17 }, null],
+    [{ ...PAGE, order: "corner,-start,onward" }, null],
   ];
   for (const [settings, klass] of cases) {
     const link = toLink(settings, klass);
     // Read on a page whose own settings differ in every field, so nothing comes back by chance.
-    const other = { mode: "board", rows: 9, cols: 9, start: 3, order: "warnsdorff", closed: true, allTours: true,
-      budget: 77, speed: 2, seed: 99 };
-    assert.deepEqual(read(link, other), { settings, klass, ignored: [] }, link);
+    const other = { mode: "board", rows: 9, cols: 9, start: 3, order: "warnsdorff", versus: "pohl", closed: true,
+      allTours: true, budget: 77, speed: 2, seed: 99 };
+    // Only a race's link names a second ordering: another mode keeps the page's own.
+    const expected = settings.mode === "race" ? settings : { ...settings, versus: other.versus };
+    assert.deepEqual(read(link, other), { settings: expected, klass, ignored: [] }, link);
   }
 });
 

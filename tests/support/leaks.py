@@ -35,6 +35,7 @@ def held_by(app):
     """Return what an app still holds of its clients: runs, classes, rate-limit buckets, guessers."""
     held = {
         "runs": len(app.extensions["knights_tour_runs"]),
+        "strips": len(app.extensions["knights_tour_runs"].strips),
         "classes": len(app.extensions["knights_tour_classes"]),
         "limit buckets": len(app.extensions["knights_tour_limits"]),
         "join guesses": len(app.extensions["knights_tour_guesses"]),

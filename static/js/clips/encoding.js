@@ -6,6 +6,7 @@
 // are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
 import { t } from "../i18n.js";
+import { orderLabel } from "../library.js";
 import { apply, copyModel, rewind } from "../model.js";
 import { squareName } from "../notation.js";
 import { FPS, clipSpan, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
@@ -240,7 +241,7 @@ class ClipPlayer {
     this.scene = { model, hints: [], degrees: null, hold: false, deadEnd: null, answers: null, speed,
       reducedMotion: false };
     const start = squareName(model.path[0] ?? run.start, model.rows, model.cols);
-    this.title = () => t("clip.captionTitle", { order: t(`order.${run.order}`), rows: model.rows, cols: model.cols,
+    this.title = () => t("clip.captionTitle", { order: orderLabel(run.order, []), rows: model.rows, cols: model.cols,
       start });
     film.note(this.scene, 0); // so that the clip's first event is seen as a change
   }

@@ -1,8 +1,11 @@
 // The controls: every button's label and enabled state, and every form field's value, set from
 // the page's state (a change waiting for confirmation shows its values).
+import { draftKeys } from "../composer.js";
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
+import { orderLabel } from "../library.js";
 import { squareName } from "../notation.js";
+import { MAX_KEYS, NAMED, fewestOnwardFirst, parseOrder, usesSeed } from "../orderings.js";
 import { setText } from "./dom.js";
 
 const ORDER_NOTES = {
@@ -11,6 +14,28 @@ const ORDER_NOTES = {
   "warnsdorff-roth": "order.rothNote",
   random: "order.randomNote",
 };
+
+/** Return a key of an ordering in words: "fewest onward moves first". */
+export function keyWords({ name, descending }) {
+  return t(`orderKey.${name}.${descending ? "desc" : "asc"}`);
+}
+
+/** Return what an ordering does, in words. */
+function orderNote(order) {
+  if (Object.hasOwn(ORDER_NOTES, order)) return t(ORDER_NOTES[order]);
+  return t("order.customNote", { keys: parseOrder(order).map(keyWords).join(t("order.then")) });
+}
+
+/** Return a button of a composer's row. */
+function rowButton(change, at, key, enabled = true) {
+  const button = document.createElement("button");
+  button.type = "button";
+  Object.assign(button.dataset, { change, at: String(at) });
+  button.textContent = t(`composer.${change}`);
+  button.setAttribute("aria-label", t(`composer.${change}Label`, { key: keyWords(key) }));
+  button.disabled = !enabled;
+  return button;
+}
 
 /** Return the controls' view. */
 export function createControlsView(els, limits) {
@@ -38,6 +63,51 @@ export function createControlsView(els, limits) {
     els.marksBox.hidden = marks.length === 0;
   }
 
+  let shownKept = "";
+  /** List the orderings the student kept (and one a link brought) in the ordering fields. */
+  function renderKept(s, library, language) {
+    const extra = [s.order, s.versus].filter((order) => !Object.hasOwn(NAMED, order) && !library.some((k) => k.form === order));
+    const kept = [...library.map(({ form }) => form), ...new Set(extra)];
+    const key = JSON.stringify([kept, library, language]);
+    if (key === shownKept) return;
+    shownKept = key;
+    for (const group of [els.orderKept, els.versusKept]) {
+      group.label = t("order.kept");
+      group.hidden = kept.length === 0;
+      group.replaceChildren(...kept.map((form) => new Option(orderLabel(form, library), form)));
+    }
+  }
+
+  let shownDraft = "";
+  /** Show the draft ordering, key by key, and what can be added to it. */
+  function renderComposer(orderings, language) {
+    const { draft, name, note, library } = orderings;
+    const keys = draftKeys(draft);
+    const key = JSON.stringify([draft, language]);
+    if (key !== shownDraft) {
+      shownDraft = key;
+      els.composerKeys.replaceChildren(...keys.map((each, i) => {
+        const item = document.createElement("li");
+        const words = document.createElement("span");
+        words.className = "composer-words";
+        words.textContent = keyWords(each);
+        item.append(words, rowButton("flip", i, each), rowButton("raise", i, each, i > 0), rowButton("remove", i, each));
+        return item;
+      }));
+      for (const option of els.composerKey.options) option.disabled = keys.some((k) => k.name === option.value);
+      if (els.composerKey.selectedOptions[0]?.disabled) {
+        const free = [...els.composerKey.options].find((option) => !option.disabled);
+        if (free) els.composerKey.value = free.value;
+      }
+    }
+    els.composerEmpty.hidden = keys.length > 0;
+    els.composerAdd.disabled = keys.length >= MAX_KEYS;
+    setValue(els.composerForm, draft);
+    setValue(els.composerName, name);
+    const params = note?.id === "composer.used" ? { name: orderLabel(note.params.form, library) } : note?.params;
+    setText(els.composerNote, note ? t(note.id, params) : "");
+  }
+
   function render(state, runs) {
     const c = controls(state, runs);
     for (const name of ["play", "step", "back", "skip", "reset", "mark"]) els[name].disabled = !c[name].enabled;
@@ -55,10 +125,18 @@ export function createControlsView(els, limits) {
     if (document.activeElement !== els.start) {
       els.start.value = s.mode === "example" ? state.example.names[s.start] : squareName(s.start, s.rows, s.cols);
     }
+    const language = state.view.language;
+    renderKept(s, state.orderings.library, language);
+    renderComposer(state.orderings, language);
+    const racing = s.mode === "race";
     els.order.value = s.order;
-    setText(els.orderNote, t(ORDER_NOTES[s.order]) +
-      (s.closed && s.order.startsWith("warnsdorff") ? ` ${t("order.closedNote")}` : ""));
-    els.seedField.hidden = s.order !== "random";
+    els.versus.value = s.versus;
+    els.versusField.hidden = !racing;
+    setText(els.orderLabel, t(racing ? "search.orderFirst" : "search.order"));
+    setText(els.versusLabel, t("search.versus"));
+    setText(els.orderNote, orderNote(s.order) +
+      (s.closed && fewestOnwardFirst(s.order) ? ` ${t("order.closedNote")}` : ""));
+    els.seedField.hidden = !usesSeed(s.order) && !(racing && usesSeed(s.versus));
     setValue(els.seed, String(s.seed));
     els.closed.checked = s.closed;
     els.allTours.checked = s.allTours;

@@ -51,8 +51,10 @@ export function createCountersView(els) {
     set(els.captionSecond, racing ? caption(runs.second) : "");
     els.titleMain.hidden = els.titleSecond.hidden = !racing;
     if (racing) {
-      set(els.titleMain, raceName(runs.main, runs));
-      set(els.titleSecond, raceName(runs.second, runs));
+      set(els.titleMain, raceName(runs.main, state, runs));
+      set(els.titleSecond, raceName(runs.second, state, runs));
+      set(els.sideMainName, els.titleMain.textContent);
+      set(els.sideSecondName, els.titleSecond.textContent);
     }
     els.board.setAttribute("aria-label", describeBoard(runs.main, state));
     if (els.position.open) set(els.positionText, positionText(runs.main));

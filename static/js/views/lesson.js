@@ -1,13 +1,14 @@
 // The lesson panels: the code with the lines that ran, the call stack numbered as the board is,
 // the dead end just left and why, the depth chart, and the textbook's estimate of the work.
-import { CODE, eventLine } from "../code.js";
+import { CODE, eventLine, orderingCode } from "../code.js";
 import { t } from "../i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "./chart.js";
 import { TreePicture } from "./tree.js";
 import { setText } from "./dom.js";
 import {
-  asking, deadEndOf, held, lastTrace, lessonLane, nameOf, partingNode, pointedNode, raceName, stackOf, treeLanes, treeShown,
+  asking, deadEndOf, held, lastTrace, lessonLane, nameOf, orderOf, partingNode, pointedNode, raceName, stackOf, treeLanes,
+  treeShown,
 } from "../lane-facts.js";
 
 const SHOWN_LEVELS = 8;
@@ -87,12 +88,20 @@ export function createLessonView(els) {
   let language = null;
   const estimates = new WeakMap(); // moves -> the estimates, which only the board decides
 
-  function renderCode(state, lane) {
+  const commented = ({ text, comment }) => `${comment ? `${text.padEnd(28)}# ${t(comment)}` : text}\n`;
+  let shownOrdering = "";
+  function renderCode(state, lane, order) {
     if (language !== state.view.language) {
       language = state.view.language;
-      CODE.forEach(({ text, comment }, i) => {
-        lines[i].textContent = `${comment ? `${text.padEnd(28)}# ${t(comment)}` : text}\n`;
+      CODE.forEach((line, i) => {
+        lines[i].textContent = commented(line);
       });
+    }
+    if (shownOrdering !== `${order}:${language}`) {
+      shownOrdering = `${order}:${language}`;
+      // Each key's explanation follows its name, not a column: key lines are short.
+      els.orderedCode.textContent = orderingCode(order)
+        .map(({ text, comment }) => `${text}${comment ? ` ${t(comment)}` : ""}\n`).join("");
     }
     // Line by line, one line is lit; else the lines the last event ran, its own line brightest.
     const step = state.run.line;
@@ -158,7 +167,7 @@ export function createLessonView(els) {
     els.lessonSide.hidden = !racing;
     if (!state.view.lesson) return;
     const lane = lessonLane(state, runs);
-    renderCode(state, lane);
+    renderCode(state, lane, orderOf(lane, state, runs).order);
     renderStack(state, runs, lane);
     renderAnalysis(state, lane);
     chart.render({ buckets: lane.timeline.depths(lane.model.events), maxDepth: lane.model.squares, at: lane.model.events });
@@ -190,9 +199,9 @@ export function createLessonView(els) {
         ...treeShown(state, each, lanes), length: each.model.path.length, pointed, parting: parting ?? -1,
         nameOf: (k) => squareOf(each, k),
       });
-      if (racing) setText(names[i], t("lesson.treeNamed", { search: raceName(each, runs), n: each.model.visits }));
+      if (racing) setText(names[i], t("lesson.treeNamed", { search: raceName(each, state, runs), n: each.model.visits }));
       if (pointed >= 0) {
-        said = racing ? t("lesson.treeOf", { search: raceName(each, runs), node: describeNode(each, pointed) })
+        said = racing ? t("lesson.treeOf", { search: raceName(each, state, runs), node: describeNode(each, pointed) })
           : describeNode(each, pointed);
       }
     });

@@ -4,11 +4,20 @@ import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { setText } from "./dom.js";
 import { nameOf } from "../lane-facts.js";
+import { orderLabel } from "../library.js";
+import { fewestOnwardFirst, namedOrder } from "../orderings.js";
 
-const WARNSDORFF = new Set(["warnsdorff", "warnsdorff-roth"]);
+// The tie-breaks the page explains by name; any other is "the ordering's next key".
+const TIES = { warnsdorff: "why.tie", "warnsdorff-roth": "why.tieRoth" };
+// The orderings whose order the page explains in words of their own.
+const IN_WORDS = { naive: "why.naive", random: "why.random" };
 
-/** Return, in words, why the search makes the move foresight f describes (see foresight.js). */
-export function explain(lane, f, run) {
+
+/**
+ * Return, in words, why the search makes the move foresight f describes (see foresight.js);
+ * library names the student's own orderings.
+ */
+export function explain(lane, f, run, library = []) {
   const name = (square) => nameOf(lane, square);
   const list = (items) => items.join(t("list.comma"));
   const from = name(f.from), square = name(f.square);
@@ -22,18 +31,19 @@ export function explain(lane, f, run) {
   const parts = [];
   if (f.tried.length) parts.push(t("why.tried", { from, tried: list(f.tried.map(name)) }));
   const open = f.candidates.filter((m) => !m.blocked && !f.tried.includes(m.square));
-  if (WARNSDORFF.has(run.order)) {
+  const label = orderLabel(run.order, library), named = namedOrder(run.order);
+  if (fewestOnwardFirst(run.order)) {
     const chosen = open.find((m) => m.square === f.square);
     parts.push(t("why.counts", { from, counts: list(open.map((m) => t("why.count", { square: name(m.square), n: m.onward }))) }));
     parts.push(f.tie.length > 1
-      ? t(run.order === "warnsdorff" ? "why.tie" : "why.tieRoth", { squares: list(f.tie.map(name)), n: chosen?.onward ?? 0, square })
+      ? t(TIES[named] ?? "why.tieKeys", { squares: list(f.tie.map(name)), n: chosen?.onward ?? 0, square, name: label })
       : t("why.fewest", { square, n: chosen?.onward ?? 0 }));
   } else {
     // As the position was when asked: the move made since is on the path now. The naive order is
     // the squares' numbers, hidden from the student: in words, reading order on the board.
     const order = list(f.candidates.map(({ square: s, blocked }) => (blocked
       ? t("why.onPathItem", { square: name(s) }) : name(s))));
-    parts.push(t(run.order === "random" ? "why.random" : "why.naive", { from, order, square, seed: run.seed ?? 0 }));
+    parts.push(t(IN_WORDS[named] ?? "why.custom", { from, order, square, seed: run.seed ?? 0, name: label }));
   }
   return parts.join(t("list.sentences"));
 }
@@ -73,7 +83,7 @@ export function createPredictView(els) {
       real: nameOf(lane, f.real), chose: nameOf(lane, f.chose), move: t(f.kind === "back" ? "predict.backsTo" : "predict.goesTo"),
     }) : "";
     els.predictFeedback.dataset.right = f ? String(f.right) : "";
-    els.predictWhy.textContent = f ? explain(lane, f.foresight, lane.run) : "";
+    els.predictWhy.textContent = f ? explain(lane, f.foresight, lane.run, state.orderings.library) : "";
     const { asked, right, streak, best } = p.score;
     els.predictScore.textContent = asked ? t("predict.score", { right, n: asked, streak, best }) : "";
   }

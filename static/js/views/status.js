@@ -3,6 +3,7 @@
 import { whyNoTour } from "../feasibility.js";
 import { t } from "../i18n.js";
 import { nameOf, raceName } from "../lane-facts.js";
+import { fewestOnwardFirst } from "../orderings.js";
 
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",
@@ -57,10 +58,10 @@ function statusText(state, runs) {
       if (run.replaying) return t("status.replaying");
       if (settings.mode === "race") {
         const done = runs.active().find((lane) => lane.result);
-        if (done) return t("status.raceOneDone", { name: raceName(done, runs), outcome: describe(done),
-          other: raceName(runs.active().find((lane) => !lane.result), runs) });
+        if (done) return t("status.raceOneDone", { name: raceName(done, state, runs), outcome: describe(done),
+          other: raceName(runs.active().find((lane) => !lane.result), state, runs) });
       }
-      return t(settings.closed && settings.order.startsWith("warnsdorff") && settings.mode === "board"
+      return t(settings.closed && fewestOnwardFirst(settings.order) && settings.mode === "board"
         ? "status.searchingClosedWarnsdorff" : "status.searching");
     }
     case "paused":
@@ -74,7 +75,7 @@ function statusText(state, runs) {
     case "finished":
       if (!main.result) return t("status.paused");
       if (settings.mode !== "race") return describe(main);
-      return runs.active().map((lane) => t("outcome.named", { name: raceName(lane, runs), outcome: describe(lane) })).join(t("list.sentences"));
+      return runs.active().map((lane) => t("outcome.named", { name: raceName(lane, state, runs), outcome: describe(lane) })).join(t("list.sentences"));
     default:
       return "";
   }

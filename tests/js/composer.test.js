@@ -1,0 +1,82 @@
+// The ordering composer: drafts edited key by key, names checked, orderings kept newest first, and
+// labels and code shown for any ordering, named or composed.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { orderingCode } from "../../static/js/code.js";
+import { draftKeys, draftOf, edit, initialComposer } from "../../static/js/composer.js";
+import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, orderLabel, tidyForm } from "../../static/js/library.js";
+import { MAX_KEYS, KEYS, fewestOnwardFirst, needsBoard, usesSeed } from "../../static/js/orderings.js";
+
+test("a draft grows, flips, rises and shrinks one key at a time, each key at most once", () => {
+  let draft = draftOf("warnsdorff");
+  assert.equal(draft, "onward");
+  draft = edit(draft, { add: "centre" });
+  assert.equal(draft, "onward,centre");
+  draft = edit(draft, { flip: 1 });
+  assert.equal(draft, "onward,-centre");
+  assert.equal(edit(draft, { add: "centre" }), draft, "a key already in it is not added again");
+  draft = edit(draft, { raise: 1 });
+  assert.equal(draft, "-centre,onward");
+  assert.equal(edit(draft, { raise: 0 }), draft, "the first key has nowhere to rise");
+  draft = edit(edit(draft, { remove: 0 }), { remove: 0 });
+  assert.equal(draft, "");
+  assert.deepEqual(draftKeys(draft), []);
+  for (const key of KEYS) draft = edit(draft, { add: key });
+  assert.equal(draftKeys(draft).length, MAX_KEYS, "no more keys than an ordering may have");
+});
+
+test("a name is short and plain: letters of any script, digits, spaces and a few marks", () => {
+  assert.equal(checkName("  Roth  again "), "Roth again");
+  assert.equal(checkName(""), "");
+  assert.equal(checkName("马的规则"), "马的规则");
+  assert.equal(checkName("x".repeat(MAX_NAME)), "x".repeat(MAX_NAME));
+  for (const bad of ["x".repeat(MAX_NAME + 1), "<b>", "a\u0000b", "-first", "a;b", "\u202eevil"]) {
+    assert.equal(checkName(bad), null, bad);
+  }
+});
+
+test("a written form is tidied: the page's name for its own forms, a plain moves last left out", () => {
+  assert.equal(tidyForm("onward,-centre"), "warnsdorff-roth");
+  assert.equal(tidyForm("index,moves"), "naive");
+  assert.equal(tidyForm("moves"), "moves", "the move order alone stays itself");
+  assert.equal(tidyForm("-moves"), "-moves");
+  assert.equal(tidyForm("pohl,-edge"), "pohl,-edge");
+  assert.equal(tidyForm("pohl,pohl"), null);
+});
+
+test("the library keeps the newest first, one entry a form, at most its size; labels name what they can", () => {
+  let library = [];
+  for (let i = 0; i < MAX_KEPT + 3; i += 1) library = keep(library, i % 2 ? "pohl" : `onward,${"-".repeat(i % 2)}edge`, `n${i}`);
+  assert.ok(library.length <= MAX_KEPT);
+  library = keep(keep([], "pohl", "Pohl's"), "edge,onward", "");
+  library = keep(library, "pohl", "Pohl again");
+  assert.deepEqual(library, [{ form: "pohl", name: "Pohl again" }, { form: "edge,onward", name: "" }]);
+  assert.equal(nameIn(library, "pohl"), "Pohl again");
+  assert.equal(orderLabel("pohl", library), "Pohl again");
+  assert.equal(orderLabel("edge,onward", library), "edge,onward", "no name: its written form");
+  assert.equal(orderLabel("warnsdorff", library), "Warnsdorff");
+  assert.equal(orderLabel("onward,-centre", []), "Warnsdorff + Roth's tie-break", "a named form by its name");
+  assert.deepEqual(initialComposer(library, "pohl"), { library, draft: "pohl", name: "Pohl again", note: null });
+});
+
+test("an ordering's traits: led by Warnsdorff's rule, reading the board, using the seed", () => {
+  assert.ok(fewestOnwardFirst("warnsdorff") && fewestOnwardFirst("onward,-corner"));
+  assert.ok(!fewestOnwardFirst("-onward") && !fewestOnwardFirst("centre,onward") && !fewestOnwardFirst("nonsense"));
+  assert.ok(needsBoard("onward,-centre") && !needsBoard("naive") && !needsBoard("pohl,random"));
+  assert.ok(usesSeed("random") && usesSeed("onward,random") && !usesSeed("warnsdorff"));
+});
+
+test("the code panel writes each ordering's ordered() as Python, every key in its place", () => {
+  const text = (order) => orderingCode(order).map((line) => line.text);
+  assert.deepEqual(text("naive"), ["def ordered(square):", "    moves = moves_from(square)",
+    "    return sorted(moves, key=lambda m: m)"]);
+  assert.deepEqual(text("moves"), ["def ordered(square):", "    return moves_from(square)"]);
+  assert.deepEqual(text("warnsdorff-roth"), ["def ordered(square):",
+    "    moves = [m for m in moves_from(square) if m not in path]",
+    "    return sorted(moves, key=lambda m: (onward(m), -from_centre(m)))", "    # onward:", "    # from_centre:"]);
+  assert.deepEqual(orderingCode("pohl,-random").slice(2).map((line) => line.text), [
+    "    return sorted(moves, key=lambda m: (onward_twice(m), -shuffled(square, seed).index(m)))",
+    "    # onward_twice:", "    # shuffled:"]);
+  assert.deepEqual(orderingCode("pohl").at(-1).comment, "orderKey.pohl.code");
+});

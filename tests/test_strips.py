@@ -1,0 +1,158 @@
+"""Strips: orderings tried on many boards, each board's end as the engine gives it one board at a
+time, searched by helpers or by the worker, one strip a page, ended by a new one, a stop or a
+leaving, and refused saying why when the request is bad."""
+
+import pytest
+
+from server import socketio
+from server.engine.graph import knight_graph
+from server.engine.legs import cell_job
+from server.engine.search import BACKTRACK, FOUND, Search
+from server.engine.survey import cell
+from server.runs.pool import Pool
+from server.wire import MAX_STRIP_BUDGET, parse_strip
+from tests.support.clients import sent_to
+from tests.support.waiting import wait_for
+
+
+def one_board(rows, cols, start, order, budget):
+    """Return how the engine's search of one board ends, counted here on its own."""
+    backtracks = 0
+    for events, (kind, _, _) in enumerate(Search(knight_graph(rows, cols), start, order), 1):
+        if kind == FOUND:
+            return ("backtracked" if backtracks else "clean", backtracks, events)
+        if kind == BACKTRACK:
+            backtracks += 1
+            if backtracks == budget:
+                return ("stopped", backtracks, events)
+    return ("none", backtracks, events)
+
+
+@pytest.mark.parametrize("order", ["naive", "warnsdorff", "warnsdorff-roth", "onward,-corner,pohl"])
+def test_each_board_ends_as_the_engine_ends_it_one_board_at_a_time(order):
+    for n in range(1, 13):
+        got = cell(n, n, 0, order, 0, 2_000)
+        assert (got["outcome"], got["backtracks"], got["events"]) == one_board(n, n, 0, order, 2_000), (
+            order,
+            n,
+        )
+
+
+def test_what_the_strip_shows_for_warnsdorff_from_a_corner():
+    # The facts docs/orderings.md publishes: plain Warnsdorff from a corner backtracks on 7x7 and
+    # is stopped on some boards; Roth's tie-break stalls only on 7x7 of boards 5 to 20.
+    plain = {n: cell(n, n, 0, "warnsdorff", 0, 10_000)["outcome"] for n in range(5, 21)}
+    roth = {n: cell(n, n, 0, "warnsdorff-roth", 0, 10_000)["outcome"] for n in range(5, 21)}
+    assert plain[7] == "backtracked" and plain[5] == plain[6] == plain[8] == "clean"
+    assert [n for n, outcome in roth.items() if outcome != "clean"] == [7]
+
+
+BAD = [
+    (None, "needs an object"),
+    ({"sides": [5, 8]}, "orders must be a list of 1 to 4"),
+    ({"orders": [], "sides": [5, 8]}, "orders must be a list of 1 to 4"),
+    ({"orders": ["naive"] * 5, "sides": [5, 8]}, "orders must be a list of 1 to 4"),
+    ({"orders": ["naive", "naive"], "sides": [5, 8]}, "names an ordering twice"),
+    ({"orders": ["onward,onward"], "sides": [5, 8]}, "names onward twice"),
+    ({"orders": ["eval('1')"], "sides": [5, 8]}, "unknown order"),
+    ({"orders": ["naive"], "sides": [8, 5]}, "the largest side must be a whole number from 8 to 100"),
+    ({"orders": ["naive"], "sides": [5, 101]}, "from 5 to 100, not 101"),
+    ({"orders": ["naive"], "sides": [0, 5]}, "the smallest side must be a whole number from 1 to 100"),
+    ({"orders": ["naive"], "sides": "5-100"}, "sides must be [smallest, largest]"),
+    ({"orders": ["naive"]}, "missing rows, cols"),
+    ({"orders": ["naive"], "rows": 33, "cols": 5}, "rows must be a whole number from 1 to 32"),
+    ({"orders": ["naive"], "sides": [5, 6], "budget": MAX_STRIP_BUDGET + 1}, "budget must be a whole number"),
+    ({"orders": ["naive"], "sides": [5, 6], "seed": -1}, "seed must be a whole number"),
+]
+
+
+@pytest.mark.parametrize("payload, message", BAD)
+def test_a_bad_strip_is_refused_saying_why(client, payload, message):
+    answer = client.emit("strip", payload, callback=True)
+    assert answer["ok"] is False and message in answer["error"], answer
+    assert [e["message"] for e in sent_to(client, "error")] == [answer["error"]]
+
+
+def test_a_strip_counts_its_boards_each_ordering_side_by_side():
+    wanted = parse_strip({"orders": ["naive", "pohl"], "sides": [5, 7]})
+    assert wanted.count == 6
+    assert wanted.boards()[:3] == [("naive", 5, 5, 0), ("pohl", 5, 5, 0), ("naive", 6, 6, 0)]
+    every = parse_strip({"orders": ["warnsdorff"], "rows": 3, "cols": 4})
+    assert [start for _, _, _, start in every.boards()] == list(range(12))
+
+
+def received(client, strip):
+    """Return the boards of a strip the client has received, by index."""
+    return {b["index"]: b for b in sent_to(client, "strip_board") if b["strip"] == strip}
+
+
+def check_strip(client, orders, sides, budget=3_000):
+    answer = client.emit("strip", {"orders": orders, "sides": sides, "budget": budget}, callback=True)
+    assert answer["ok"] is True, answer
+    boards = (sides[1] - sides[0] + 1) * len(orders)
+    assert answer["boards"] == boards
+    assert wait_for(
+        lambda: any(d["strip"] == answer["strip"] for d in sent_to(client, "strip_done")), timeout=60
+    )
+    got = received(client, answer["strip"])
+    assert sorted(got) == list(range(boards))
+    for each in got.values():
+        expected = one_board(each["rows"], each["cols"], 0, each["order"], budget)
+        assert (each["outcome"], each["backtracks"], each["events"]) == expected, each
+    return got
+
+
+def test_a_strip_searched_by_the_worker_sends_every_board_then_says_it_is_done(client):
+    check_strip(client, ["warnsdorff", "naive"], [5, 9])
+
+
+def test_a_strip_searched_by_helpers_sends_what_the_engine_gives(configured):
+    app = configured({"SEARCH_PROCESSES": 2})
+    client = socketio.test_client(app)
+    try:
+        check_strip(client, ["warnsdorff-roth", "onward,-corner", "pohl,centre"], [5, 16])
+        # At most two boards of a strip wait at the helpers at once: a long strip queues no more.
+        pool = app.extensions["knights_tour_runs"].pool
+        client.emit("strip", {"orders": ["naive"], "sides": [5, 100], "budget": 100_000}, callback=True)
+        assert wait_for(lambda: sent_to(client, "strip_board")[-1]["rows"] >= 6)
+        assert len(pool._asked) <= 2
+        # Stopped, no board of it comes after the stop's answer and those already on their way.
+        assert client.emit("strip_stop", callback=True) == {"ok": True}
+        assert wait_for(lambda: len(pool._asked) == 0)
+        count = len(sent_to(client, "strip_board"))
+        assert not wait_for(lambda: len(sent_to(client, "strip_board")) > count + 2, timeout=1)
+    finally:
+        client.disconnect()
+        app.extensions["knights_tour_runs"].close()
+
+
+def test_a_new_strip_ends_the_last_and_a_leaving_page_ends_its_own(client, app):
+    strips = app.extensions["knights_tour_runs"].strips
+    first = client.emit("strip", {"orders": ["naive"], "sides": [20, 100], "budget": 100_000}, callback=True)
+    second = client.emit("strip", {"orders": ["warnsdorff"], "sides": [5, 6]}, callback=True)
+    assert wait_for(lambda: any(d["strip"] == second["strip"] for d in sent_to(client, "strip_done")))
+    assert len(received(client, first["strip"])) <= 2, "the first strip went on past its end"
+    assert len(strips) == 0, "a strip that is done is forgotten"
+    client.emit("strip", {"orders": ["naive"], "sides": [30, 100], "budget": 100_000}, callback=True)
+    assert len(strips) == 1
+    client.disconnect()
+    assert wait_for(lambda: len(strips) == 0)
+
+
+def test_a_flood_of_strips_from_one_page_holds_one_at_a_time(client, app):
+    strips = app.extensions["knights_tour_runs"].strips
+    for _ in range(40):
+        client.emit("strip", {"orders": ["naive", "pohl"], "sides": [40, 100], "budget": 100_000})
+    assert len(strips) == 1
+    assert client.emit("strip_stop", callback=True) == {"ok": True}
+    assert len(strips) == 0
+
+
+def test_strip_pool_ask_runs_a_cell_in_a_helper():
+    pool = Pool(1)
+    try:
+        assert pool.ask("a", cell_job(6, 6, 0, "warnsdorff", 0, 100)).result(30) == cell(
+            6, 6, 0, "warnsdorff", 0, 100
+        )
+    finally:
+        pool.close()
