@@ -9,6 +9,8 @@ opens at most the connections its table says. The attacks:
   trickle    one wrong class code every 3 s, each on a fresh connection
   held       500 WebSockets that answer pings and never send a request
   skips      200 connections that each skip a naive 32x32 search (one that never ends)
+  strips     200 connections that each ask for the costliest strip (4 orderings, boards 5 to 100,
+             100,000 backtracks a board) and ask again as soon as each board comes
   pings      20 connections sending WebSocket pings flat out, never reading
   noops      5 connections sending Engine.IO noop packets flat out
   badged     600 loads of the page for as many badges, then connections opened flat out with them
@@ -30,9 +32,11 @@ from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 
 ENGINE_PATH = "/socket.io/?EIO=4&transport=websocket"
 ENDLESS = {"rows": 32, "cols": 32, "start": 0, "order": "naive", "speed": 30, "paused": True}
+COSTLIEST_STRIP = {"orders": ["naive", "random", "pohl", "-onward"], "sides": [5, 100], "budget": 100_000}
 SIZES = {
     "held": 500,
     "skips": 200,
+    "strips": 200,
     "pings": 20,
     "noops": 5,
     "voters": 150,
@@ -204,6 +208,15 @@ class Attacks:
             await raw.listen(lambda: self.on)
 
         await self.many("skips", SIZES["skips"], skip)
+
+    async def strips(self):
+        async def strip(raw):
+            # A new strip ends the last: asked again and again, each keeps the helpers busy anew.
+            while self.on:
+                self.answered("strips", await raw.call("strip", COSTLIEST_STRIP))
+                await asyncio.sleep(1)
+
+        await self.many("strips", SIZES["strips"], strip)
 
     async def pings(self):
         async def flood(raw):

@@ -116,7 +116,7 @@ def parse(order):
     for part in parts:
         name = part.removeprefix("-")
         if name not in KEYS:
-            known = ", ".join([*NAMED, *KEYS])
+            known = ", ".join(dict.fromkeys([*NAMED, *KEYS]))  # random is a name and a key
             raise ValueError(f"unknown order {shown(order)}: {shown(name)} is none of {known}")
         if any(name == seen for seen, _ in keys):
             raise ValueError(f"the order {shown(order)} names {name} twice")
