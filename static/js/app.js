@@ -23,6 +23,7 @@ import { bindInputs } from "./inputs.js";
 import { createBoardsView } from "./views/boards.js";
 import { createClassView } from "./views/classpanel.js";
 import { createClipView } from "./views/clip.js";
+import { createComposerView } from "./views/composer.js";
 import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
 import { createEmbedView } from "./views/embed.js";
@@ -125,7 +126,7 @@ const clips = createClips(store, runs);
 const composer = createComposer(store, playback);
 
 const boards = createBoardsView(els, reducedMotion);
-const views = [createControlsView(els, limits), createStatusView(els), boards, createCountersView(els),
+const views = [createControlsView(els, limits), createComposerView(els), createStatusView(els), boards, createCountersView(els),
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
   createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits)];
 let shownLink = "";

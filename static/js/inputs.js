@@ -38,7 +38,7 @@ export function bindInputs(els, store, runs, actions) {
     if (input.value.trim() === "") return empty;
     const value = Math.round(Number(input.value));
     const kept = Math.min(high, Math.max(low, Number.isFinite(value) ? value : low));
-    if (board) note("board", ...(kept !== value ? ["board.clamped", { low, high, typed: input.value, value: kept }] : [null]));
+    if (board) note("board", kept !== value ? "board.clamped" : null, { low, high, typed: input.value, value: kept });
     input.value = String(kept);
     return kept;
   }
@@ -57,6 +57,15 @@ export function bindInputs(els, store, runs, actions) {
     if (button) composer.edit({ [button.dataset.change]: Number(button.dataset.at) });
   });
   click(els.composerAdd, () => composer.edit({ add: els.composerKey.value }));
+  on(els.composerForm, "change", () => composer.type(els.composerForm.value));
+  on(els.composerName, "change", () => composer.rename(els.composerName.value));
+  click(els.composerUse, () => {
+    // A name or form typed and not yet left counts too.
+    composer.type(els.composerForm.value);
+    if (store.state.orderings.note) return;
+    composer.rename(els.composerName.value);
+    if (!store.state.orderings.note) composer.use();
+  });
   // The strip's setup: sides kept within the server's limits, the smallest never past the largest.
   const stripSetup = () => store.state.strip.setup;
   on(els.stripFrom, "change", () => {
@@ -67,7 +76,9 @@ export function bindInputs(els, store, runs, actions) {
     const to = whole(els.stripTo, 1, limits.maxStripSide, 1, false);
     strip.setup({ to, from: Math.min(to, stripSetup().from) });
   });
-  on(els.stripBudget, "change", () => strip.setup({ budget: whole(els.stripBudget, 1, limits.maxStripBudget, 1, false) }));
+  on(els.stripBudget, "change", () => {
+    strip.setup({ budget: whole(els.stripBudget, 1, limits.maxStripBudget, 1, false) });
+  });
   on(els.stripEvery, "change", () => strip.setup({ every: els.stripEvery.checked }));
   on(els.stripCompared, "change", (event) => {
     const { value, checked } = event.target;
@@ -76,15 +87,6 @@ export function bindInputs(els, store, runs, actions) {
   });
   click(els.stripRun, strip.run);
   click(els.stripStop, strip.stop);
-  on(els.composerForm, "change", () => composer.type(els.composerForm.value));
-  on(els.composerName, "change", () => composer.rename(els.composerName.value));
-  click(els.composerUse, () => {
-    // A name or form typed and not yet left counts too.
-    composer.type(els.composerForm.value);
-    if (store.state.orderings.note) return;
-    composer.rename(els.composerName.value);
-    if (!store.state.orderings.note) composer.use();
-  });
   on(els.closed, "change", () => playback.change({ closed: els.closed.checked }));
   on(els.allTours, "change", () => playback.change({ allTours: els.allTours.checked }));
   on(els.mode, "change", (event) => playback.change({ mode: event.target.value }));

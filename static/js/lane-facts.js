@@ -5,7 +5,7 @@ import { callStack, deadEnd } from "./lesson.js";
 import { copyModel, undo } from "./model.js";
 import { squareName } from "./notation.js";
 import { predictable } from "./predict.js";
-import { orderLabel } from "./library.js";
+import { orderLabel } from "./order-words.js";
 import { raceOrder } from "./settings.js";
 
 const MIN_TREE_SPAN = 8; // the fewest nodes across the tree picture, zoomed in all the way

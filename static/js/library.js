@@ -1,7 +1,6 @@
 // The orderings a student composed and named, newest first, kept in the browser: each is
 // {form, name}, its written form (orderings.js) and the name the student gave it.
-import { t } from "./i18n.js";
-import { NAMED, keysOf, namedOrder, writtenForm } from "./orderings.js";
+import { keysOf, namedOrder, writtenForm } from "./orderings.js";
 import { recall, remember } from "./storage.js";
 
 const KEPT = "knights-tour:orderings";
@@ -53,9 +52,3 @@ export function nameIn(library, order) {
   return library.find((each) => each.form === order)?.name || null;
 }
 
-/** Return how the page names an ordering: a named one's name (translated), a kept one's, else its
- * written form. */
-export function orderLabel(order, library) {
-  const named = namedOrder(order);
-  return Object.hasOwn(NAMED, named) ? t(`order.${named}`) : nameIn(library, order) ?? order;
-}

@@ -5,7 +5,8 @@ import { test } from "node:test";
 
 import { orderingCode } from "../../static/js/code.js";
 import { draftKeys, draftOf, edit, initialComposer } from "../../static/js/composer.js";
-import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, orderLabel, tidyForm } from "../../static/js/library.js";
+import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, tidyForm } from "../../static/js/library.js";
+import { orderLabel } from "../../static/js/order-words.js";
 import { MAX_KEYS, KEYS, fewestOnwardFirst, needsBoard, usesSeed } from "../../static/js/orderings.js";
 
 test("a draft grows, flips, rises and shrinks one key at a time, each key at most once", () => {

@@ -1,41 +1,11 @@
 // The controls: every button's label and enabled state, and every form field's value, set from
 // the page's state (a change waiting for confirmation shows its values).
-import { draftKeys } from "../composer.js";
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
-import { orderLabel } from "../library.js";
 import { squareName } from "../notation.js";
-import { MAX_KEYS, NAMED, fewestOnwardFirst, parseOrder, usesSeed } from "../orderings.js";
+import { orderLabel, orderNote } from "../order-words.js";
+import { NAMED, fewestOnwardFirst, usesSeed } from "../orderings.js";
 import { setText } from "./dom.js";
-
-const ORDER_NOTES = {
-  naive: "order.naiveNote",
-  warnsdorff: "order.warnsdorffNote",
-  "warnsdorff-roth": "order.rothNote",
-  random: "order.randomNote",
-};
-
-/** Return a key of an ordering in words: "fewest onward moves first". */
-export function keyWords({ name, descending }) {
-  return t(`orderKey.${name}.${descending ? "desc" : "asc"}`);
-}
-
-/** Return what an ordering does, in words. */
-function orderNote(order) {
-  if (Object.hasOwn(ORDER_NOTES, order)) return t(ORDER_NOTES[order]);
-  return t("order.customNote", { keys: parseOrder(order).map(keyWords).join(t("order.then")) });
-}
-
-/** Return a button of a composer's row. */
-function rowButton(change, at, key, enabled = true) {
-  const button = document.createElement("button");
-  button.type = "button";
-  Object.assign(button.dataset, { change, at: String(at) });
-  button.textContent = t(`composer.${change}`);
-  button.setAttribute("aria-label", t(`composer.${change}Label`, { key: keyWords(key) }));
-  button.disabled = !enabled;
-  return button;
-}
 
 /** Return the controls' view. */
 export function createControlsView(els, limits) {
@@ -66,7 +36,8 @@ export function createControlsView(els, limits) {
   let shownKept = "";
   /** List the orderings the student kept (and one a link brought) in the ordering fields. */
   function renderKept(s, library, language) {
-    const extra = [s.order, s.versus].filter((order) => !Object.hasOwn(NAMED, order) && !library.some((k) => k.form === order));
+    const extra = [s.order, s.versus]
+      .filter((order) => !Object.hasOwn(NAMED, order) && !library.some((kept) => kept.form === order));
     const kept = [...library.map(({ form }) => form), ...new Set(extra)];
     const key = JSON.stringify([kept, library, language]);
     if (key === shownKept) return;
@@ -76,36 +47,6 @@ export function createControlsView(els, limits) {
       group.hidden = kept.length === 0;
       group.replaceChildren(...kept.map((form) => new Option(orderLabel(form, library), form)));
     }
-  }
-
-  let shownDraft = "";
-  /** Show the draft ordering, key by key, and what can be added to it. */
-  function renderComposer(orderings, language) {
-    const { draft, name, note, library } = orderings;
-    const keys = draftKeys(draft);
-    const key = JSON.stringify([draft, language]);
-    if (key !== shownDraft) {
-      shownDraft = key;
-      els.composerKeys.replaceChildren(...keys.map((each, i) => {
-        const item = document.createElement("li");
-        const words = document.createElement("span");
-        words.className = "composer-words";
-        words.textContent = keyWords(each);
-        item.append(words, rowButton("flip", i, each), rowButton("raise", i, each, i > 0), rowButton("remove", i, each));
-        return item;
-      }));
-      for (const option of els.composerKey.options) option.disabled = keys.some((k) => k.name === option.value);
-      if (els.composerKey.selectedOptions[0]?.disabled) {
-        const free = [...els.composerKey.options].find((option) => !option.disabled);
-        if (free) els.composerKey.value = free.value;
-      }
-    }
-    els.composerEmpty.hidden = keys.length > 0;
-    els.composerAdd.disabled = keys.length >= MAX_KEYS;
-    setValue(els.composerForm, draft);
-    setValue(els.composerName, name);
-    const params = note?.id === "composer.used" ? { name: orderLabel(note.params.form, library) } : note?.params;
-    setText(els.composerNote, note ? t(note.id, params) : "");
   }
 
   function render(state, runs) {
@@ -127,7 +68,6 @@ export function createControlsView(els, limits) {
     }
     const language = state.view.language;
     renderKept(s, state.orderings.library, language);
-    renderComposer(state.orderings, language);
     const racing = s.mode === "race";
     els.order.value = s.order;
     els.versus.value = s.versus;

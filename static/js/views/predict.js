@@ -4,7 +4,7 @@ import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { setText } from "./dom.js";
 import { nameOf } from "../lane-facts.js";
-import { orderLabel } from "../library.js";
+import { orderLabel } from "../order-words.js";
 import { fewestOnwardFirst, namedOrder } from "../orderings.js";
 
 // The tie-breaks the page explains by name; any other is "the ordering's next key".

@@ -1,7 +1,7 @@
 // The strip: its setup's fields, each ordering's row of boards (each a link to its run), the
 // tally of each row, and the verdict that compares them.
 import { t } from "../i18n.js";
-import { orderLabel } from "../library.js";
+import { orderLabel } from "../order-words.js";
 import { squareName } from "../notation.js";
 import { NAMED } from "../orderings.js";
 import { toLink } from "../settings.js";

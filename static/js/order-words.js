@@ -1,0 +1,30 @@
+// How the page words an ordering: its name, each of its keys, and what it does.
+import { t } from "./i18n.js";
+import { nameIn } from "./library.js";
+import { NAMED, namedOrder, parseOrder } from "./orderings.js";
+
+// What each named ordering does, in words of its own.
+const NOTES = {
+  naive: "order.naiveNote",
+  warnsdorff: "order.warnsdorffNote",
+  "warnsdorff-roth": "order.rothNote",
+  random: "order.randomNote",
+};
+
+/** Return an ordering's name: a named one's (translated), a kept one's (library), else its written form. */
+export function orderLabel(order, library) {
+  const named = namedOrder(order);
+  return Object.hasOwn(NAMED, named) ? t(`order.${named}`) : nameIn(library, order) ?? order;
+}
+
+/** Return a key of an ordering in words: "fewest onward moves first". */
+export function keyWords({ name, descending }) {
+  return t(`orderKey.${name}.${descending ? "desc" : "asc"}`);
+}
+
+/** Return what an ordering does, in words. */
+export function orderNote(order) {
+  const named = namedOrder(order);
+  if (Object.hasOwn(NOTES, named)) return t(NOTES[named]);
+  return t("order.customNote", { keys: parseOrder(order).map(keyWords).join(t("order.then")) });
+}
