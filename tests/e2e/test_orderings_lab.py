@@ -154,6 +154,11 @@ def test_the_composer_fits_phone_and_projector_in_both_languages(open_page, widt
     composer.screenshot(path=artifact(f"composer-{width}-{language}.png"))
 
 
+def open_strip(page):
+    page.get_by_text("Every board", exact=True).click()
+    expect(page.get_by_role("button", name="Run on every board")).to_be_visible()
+
+
 def run_strip(page):
     page.locator("#strip-run").click()
     page.wait_for_function(
@@ -170,6 +175,7 @@ def shown_cells(page, row):
 def test_the_strip_shows_each_board_as_the_engine_ends_it_beside_another_ordering(page, site):
     page.goto(f"{site.url}/?order=warnsdorff")
     page.wait_for_function(READY)
+    open_strip(page)
     page.get_by_label("Largest side").fill("12")
     page.get_by_label("Largest side").dispatch_event("change")
     page.get_by_label("Backtracks allowed on each board").fill("2000")
@@ -198,6 +204,7 @@ def test_the_strip_shows_each_board_as_the_engine_ends_it_beside_another_orderin
 def test_the_strip_from_every_square_of_the_board_and_its_stop(page, site):
     page.goto(f"{site.url}/?rows=5&cols=5&order=onward,-corner")
     page.wait_for_function(READY)
+    open_strip(page)
     page.get_by_label("From every square of this 5 × 5 board instead").check()
     page.get_by_label("Backtracks allowed on each board").fill("300")
     page.get_by_label("Backtracks allowed on each board").dispatch_event("change")
@@ -226,6 +233,7 @@ def test_the_strip_from_every_square_of_the_board_and_its_stop(page, site):
 )
 def test_the_strip_fits_phone_and_projector_in_both_languages(open_page, width, height, language):
     page = open_page(f"/?order=warnsdorff&lang={language}", viewport={"width": width, "height": height})
+    page.locator("#strip summary").click()
     page.locator("#strip-to").fill("30")
     page.locator("#strip-to").dispatch_event("change")
     page.locator("#strip-compared input").first.check()
@@ -238,4 +246,8 @@ def test_the_strip_fits_phone_and_projector_in_both_languages(open_page, width, 
     )
     assert overflowing == [], f"the strip overflows at {width}, {language}"
     assert strip.locator(".strip-cell").count() == 2 * 26
+    # Reachable: the board's column scrolls to its last cell (the page does, on a phone).
+    last = strip.locator(".strip-cell").last
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport()
     strip.screenshot(path=artifact(f"strip-{width}-{language}.png"))
