@@ -3,8 +3,10 @@ time, searched by helpers or by the worker, one strip a page, ended by a new one
 leaving, and refused saying why when the request is bad."""
 
 import pytest
+import requests
 
 from server import socketio
+from server.edge.badges import COOKIE
 from server.engine.graph import knight_graph
 from server.engine.legs import cell_job
 from server.engine.search import BACKTRACK, FOUND, Search
@@ -156,3 +158,42 @@ def test_strip_pool_ask_runs_a_cell_in_a_helper():
         )
     finally:
         pool.close()
+
+
+def test_the_production_server_searches_strips_in_its_helper_and_a_flood_keeps_nobody_waiting(
+    production, connect
+):
+    costliest = {
+        "orders": ["naive", "random", "pohl", "-onward"],
+        "sides": [5, 100],
+        "budget": MAX_STRIP_BUDGET,
+    }
+    with production() as server:
+        badge = requests.get(server.url, timeout=10).cookies[COOKIE]
+        before = server.worker.cpu_seconds()
+        # A script on the class's address asks for the costliest strip from 20 connections, again and again.
+        script = [connect(server.url) for _ in range(20)]
+        for _ in range(3):
+            for client in script:
+                assert client.call("strip", costliest)["ok"] is True
+        # A student's strip beside it: its boards come in the helper's turns, and all of them.
+        student = connect(server.url, headers={"Cookie": f"{COOKIE}={badge}"})
+        assert (
+            student.call("strip", {"orders": ["warnsdorff", "onward,-start"], "sides": [5, 14]})["ok"] is True
+        )
+        assert wait_for(lambda: student.named("strip_done"), 60), "the student's strip never ended"
+        boards = student.named("strip_board")
+        assert len(boards) == 20
+        for board in boards:
+            expected = cell(board["rows"], board["cols"], 0, board["order"], 0, 10_000)
+            assert {k: board[k] for k in expected} == expected
+
+        # The script's strips go on in the helper, not in the worker that serves the sockets.
+        def searched():
+            return sum(helper.cpu_times().user for helper in server.worker.process.children())
+
+        assert wait_for(lambda: searched() > 3, 60), "the helper is not searching the script's strips"
+        served = server.worker.cpu_seconds() - before
+        assert searched() > 2 * served, (
+            f"the helper searched {searched():.2f} s, the worker served {served:.2f} s"
+        )
