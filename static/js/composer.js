@@ -1,15 +1,25 @@
 // The ordering composer: a draft ordering the student edits key by key or as its written form,
 // names, and uses; an ordering used is kept in the browser's library (library.js).
+import { t } from "./i18n.js";
 import { MAX_NAME, checkName, keep, nameIn, saveLibrary, tidyForm } from "./library.js";
-import { MAX_KEYS, NAMED, parseOrder, writtenForm } from "./orderings.js";
+import { MAX_KEYS, NAMED, OrderError, parseOrder, writtenForm } from "./orderings.js";
 
 /**
  * The composer's state: library, the orderings kept ([{form, name}]); draft, the written form
- * being composed ("" for no keys); name, the name typed for it; note, the last word on it
- * ({id, params} or null).
+ * being composed ("" for no keys); typed, a written form typed that is none (kept so that it can
+ * be mended), else null; name, the name typed for it; note, the last word on it ({id, params} or
+ * null).
  */
 export function initialComposer(library, order) {
-  return { library, draft: draftOf(order), name: nameIn(library, order) ?? "", note: null };
+  return { library, draft: draftOf(order), typed: null, name: nameIn(library, order) ?? "", note: null };
+}
+
+/** Tell whether a name is taken: a named ordering's (in the page's language, or its own name), or
+ * a kept ordering's other than form's. */
+export function nameTaken(name, form, library) {
+  const same = (other) => other.toLowerCase() === name.toLowerCase();
+  return Object.keys(NAMED).some((named) => same(named) || same(t(`order.${named}`)))
+    || library.some((kept) => kept.form !== form && same(kept.name));
 }
 
 /** Return the draft that shows an ordering (a name or written form) key by key. */
@@ -52,29 +62,37 @@ export function createComposer(store, playback) {
     edit(change) {
       const draft = edit(state().draft, change);
       const full = "add" in change && draft === state().draft && draftKeys(draft).length >= MAX_KEYS;
-      set({ draft, note: full ? { id: "composer.full", params: { n: MAX_KEYS } } : null });
+      set({ draft, typed: null, note: full ? { id: "composer.full", params: { n: MAX_KEYS } } : null });
     },
 
-    /** Take a typed written form as the draft, or say why it is none. */
-    type(text) {
+    /**
+     * Take a typed written form as the draft, or keep the text and say why it is no ordering
+     * (quietly, while the student is still typing it: no word until they are done).
+     */
+    type(text, quietly = false) {
       const typed = text.replace(/\s+/g, "");
       try {
         draftKeys(typed);
-        set({ draft: typed, note: null });
+        set({ draft: typed, typed: null, note: null });
       } catch (error) {
-        set({ note: { id: "composer.badForm", params: { typed: text, why: error.message } } });
+        if (!(error instanceof OrderError)) throw error;
+        const why = { id: error.id, params: error.params };
+        set(quietly ? { typed: text } : { typed: text, note: { id: "composer.badForm", params: { typed: text, why } } });
       }
     },
 
     /** Take the name typed, or say what a name may be. */
     rename(text) {
       const name = checkName(text);
-      set(name === null ? { note: { id: "composer.badName", params: { n: MAX_NAME } } } : { name, note: null });
+      if (name === null) set({ note: { id: "composer.badName", params: { n: MAX_NAME } } });
+      else if (nameTaken(name, tidyForm(state().draft || "moves"), state().library)) {
+        set({ note: { id: "composer.nameTaken", params: { name } } });
+      } else set({ name, note: null });
     },
 
     /** Show an ordering chosen elsewhere (the ordering field) in the composer. */
     show(order) {
-      set({ draft: draftOf(order), name: nameIn(state().library, order) ?? "", note: null });
+      set({ draft: draftOf(order), typed: null, name: nameIn(state().library, order) ?? "", note: null });
     },
 
     /** Search with the draft, and keep it (with its name) in the library unless the page names it. */
@@ -82,10 +100,14 @@ export function createComposer(store, playback) {
       const { draft, name, library } = state();
       const form = tidyForm(draft || "moves");
       if (form === null) return;
-      const named = Object.hasOwn(NAMED, form); // tidyForm gave the page's own name for its form
-      const kept = named ? library : keep(library, form, name);
-      if (!named) saveLibrary(kept);
-      set({ library: kept, note: { id: "composer.used", params: { form, name } } });
+      // tidyForm gave the page's own name for its form: it is not kept again, under another name.
+      if (Object.hasOwn(NAMED, form)) {
+        set({ name: "", note: { id: "composer.isNamed", params: { form } } });
+      } else {
+        const kept = keep(library, form, name);
+        saveLibrary(kept);
+        set({ library: kept, note: { id: "composer.used", params: { form } } });
+      }
       playback.change({ order: form });
     },
   };

@@ -57,7 +57,11 @@ export function bindInputs(els, store, runs, actions) {
     if (button) composer.edit({ [button.dataset.change]: Number(button.dataset.at) });
   });
   click(els.composerAdd, () => composer.edit({ add: els.composerKey.value }));
+  on(els.composerForm, "input", () => composer.type(els.composerForm.value, true));
   on(els.composerForm, "change", () => composer.type(els.composerForm.value));
+  on(els.composerForm, "keydown", (event) => {
+    if (event.key === "Enter") els.composerUse.click();
+  });
   on(els.composerName, "change", () => composer.rename(els.composerName.value));
   click(els.composerUse, () => {
     // A name or form typed and not yet left counts too.
@@ -66,18 +70,28 @@ export function bindInputs(els, store, runs, actions) {
     composer.rename(els.composerName.value);
     if (!store.state.orderings.note) composer.use();
   });
-  // The strip's setup: sides kept within the server's limits, the smallest never past the largest.
+  // The strip's setup: sides kept within the server's limits, the smallest never past the largest;
+  // a number changed to fit is said under the strip's buttons.
   const stripSetup = () => store.state.strip.setup;
+  /** Read a strip's number from its field (what: its label's id), kept within low..high, saying so when it was not. */
+  function stripNumber(input, what, low, high) {
+    const typed = input.value.trim();
+    const value = whole(input, low, high, low, false);
+    if (typed !== String(value)) strip.note("strip.clamped", { what, low, high, typed, value });
+    return value;
+  }
   on(els.stripFrom, "change", () => {
-    const from = whole(els.stripFrom, 1, limits.maxStripSide, 1, false);
+    const from = stripNumber(els.stripFrom, "strip.from", 1, limits.maxStripSide);
+    if (from > stripSetup().to) strip.note("strip.raised", { value: from });
     strip.setup({ from, to: Math.max(from, stripSetup().to) });
   });
   on(els.stripTo, "change", () => {
-    const to = whole(els.stripTo, 1, limits.maxStripSide, 1, false);
+    const to = stripNumber(els.stripTo, "strip.to", 1, limits.maxStripSide);
+    if (to < stripSetup().from) strip.note("strip.lowered", { value: to });
     strip.setup({ to, from: Math.min(to, stripSetup().from) });
   });
   on(els.stripBudget, "change", () => {
-    strip.setup({ budget: whole(els.stripBudget, 1, limits.maxStripBudget, 1, false) });
+    strip.setup({ budget: stripNumber(els.stripBudget, "strip.budget", 1, limits.maxStripBudget) });
   });
   on(els.stripEvery, "change", () => strip.setup({ every: els.stripEvery.checked }));
   on(els.stripCompared, "change", (event) => {

@@ -1,8 +1,11 @@
 // The keyboard shortcuts. Each key names the control it works, and works only when that control
 // is enabled (the same answer the buttons show), whatever has the focus, except a text field.
 
-/** Return true when the key belongs to the focused element: a field being typed in, or a list. */
+/** Return true when the key belongs to the focused element: a field being typed in, a list, or a part of its own. */
 function typing(target) {
+  // A part of the page marked so (the composer, the strip) takes its own keys: Space presses
+  // its buttons and opens it, as on any page.
+  if (target.closest?.("[data-own-keys]")) return true;
   const field = target.closest?.("input, select, textarea, dialog, [contenteditable]");
   if (!field) return false;
   // Sliders and check boxes take no typing: the shortcuts go on working on them.

@@ -89,17 +89,27 @@ export const KEYS = [...Object.keys(SQUARE_KEYS), ...Object.keys(MOVE_KEYS), ...
 // Keys that read squares' places on a board: the example graph has none.
 const BOARD_KEYS = new Set(["centre", "start", "edge", "corner"]);
 
-/** Return an ordering's keys as {name, descending}, from its name or written form; throw an Error
- * saying what is wrong with it, as the engine's parse() does. */
+/** What is wrong with a written form: a message id of the page's words, and its values. */
+export class OrderError extends Error {
+  constructor(id, params = {}) {
+    super(id);
+    this.id = id;
+    this.params = params;
+  }
+}
+
+/** Return an ordering's keys as {name, descending}, from its name or written form; throw an
+ * OrderError saying what is wrong with it, as the engine's parse() does. */
 export function parseOrder(order) {
-  if (typeof order !== "string") throw new Error("an order is a text");
+  if (typeof order !== "string") throw new OrderError("order.notText");
   const parts = (Object.hasOwn(NAMED, order) ? NAMED[order] : order).split(",");
-  if (parts.length > MAX_KEYS) throw new Error(`an order has at most ${MAX_KEYS} keys, not ${parts.length}`);
+  if (parts.length > MAX_KEYS) throw new OrderError("order.tooMany", { n: MAX_KEYS, count: parts.length });
   const keys = [];
   for (const part of parts) {
     const name = part.startsWith("-") ? part.slice(1) : part;
-    if (!KEYS.includes(name)) throw new Error(`unknown key ${JSON.stringify(name)}`);
-    if (keys.some((key) => key.name === name)) throw new Error(`the order names ${name} twice`);
+    if (name === "") throw new OrderError("order.emptyKey");
+    if (!KEYS.includes(name)) throw new OrderError("order.unknownKey", { key: name, keys: KEYS.join(", ") });
+    if (keys.some((key) => key.name === name)) throw new OrderError("order.twice", { key: name });
     keys.push({ name, descending: name !== part });
   }
   return keys;

@@ -39,6 +39,11 @@ export function createStrip(store, server) {
       set({ setup });
     },
 
+    /** Say something of the strip's setup (a number changed to fit). */
+    note(id, params) {
+      set({ note: { id, params } });
+    },
+
     /** Ask the server for a strip of the setup with the settings' ordering first. */
     async run() {
       const { setup } = state();

@@ -52,7 +52,8 @@ SHOWN_TEXT = """() => {
     const shown = [], nodes = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = nodes.nextNode(); node; node = nodes.nextNode()) {
         const el = node.parentElement, box = el.closest('select') ?? el;
-        const code = el.closest('#code, #ordered-code, #language, .code-chip');
+        // Code, and the written forms of an ordering's keys, are the same in every language.
+        const code = el.closest('#code, #ordered-code, #language, .code-chip, .composer-words code');
         if (node.data.trim() && box.checkVisibility() && !code) {
             shown.push([el.id || el.tagName.toLowerCase(), node.data.trim()]);
         }

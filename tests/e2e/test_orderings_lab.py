@@ -2,6 +2,7 @@
 the engine runs it, carried by the link, shown as code, and raced against another."""
 
 import itertools
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -81,7 +82,23 @@ def test_a_typed_form_that_is_no_ordering_is_refused_saying_why_and_changes_noth
     page.get_by_label("Written form").fill("onward,-onward")
     page.get_by_role("button", name="Use this ordering").click()
     expect(page.locator("#composer-note")).to_have_text(
-        "onward,-onward is not an ordering: the order names onward twice"
+        "onward,-onward is not an ordering: it names onward twice"
+    )
+    expect(page.get_by_label(**ORDERING)).to_have_value("naive")
+    # What was typed stays, to be mended.
+    expect(page.get_by_label("Written form")).to_have_value("onward,-onward")
+    page.get_by_label("Written form").fill("onward,,x")
+    page.get_by_label("Written form").press("Enter")
+    expect(page.locator("#composer-note")).to_have_text(
+        "onward,,x is not an ordering: a key is missing (two commas together, or one at an end)"
+    )
+    expect(page.get_by_label("Written form")).to_have_value("onward,,x")
+    # A name another ordering has is refused: a race's titles must tell the two apart.
+    page.get_by_label("Written form").fill("edge")
+    page.get_by_label("Its name (optional)").fill("Warnsdorff")
+    page.get_by_role("button", name="Use this ordering").click()
+    expect(page.locator("#composer-note")).to_have_text(
+        "Warnsdorff already names another ordering: choose another name."
     )
     expect(page.get_by_label(**ORDERING)).to_have_value("naive")
     page.get_by_label("Written form").fill("pohl, -edge")
@@ -93,6 +110,40 @@ def test_a_typed_form_that_is_no_ordering_is_refused_saying_why_and_changes_noth
     page.get_by_role("button", name="Use this ordering").click()
     expect(page.get_by_label(**ORDERING)).to_have_value("pohl,-edge")
     expect(page.locator("#order option:checked")).to_have_text("pohl,-edge")
+    # The page's own ordering written out is the page's own: not kept again under another name.
+    page.get_by_label("Written form").fill("onward,-centre")
+    page.get_by_label("Its name (optional)").fill("Far first")
+    page.get_by_role("button", name="Use this ordering").click()
+    expect(page.locator("#composer-note")).to_have_text(
+        "That is the page's own Warnsdorff + Roth's tie-break: now searching with it."
+    )
+    expect(page.get_by_label(**ORDERING)).to_have_value("warnsdorff-roth")
+    expect(page.locator("#order-kept option")).to_have_text(["pohl,-edge"])
+
+
+def test_the_composer_is_worked_with_the_keyboard_alone(page, site):
+    page.goto(f"{site.url}/?rows=5&cols=5&order=warnsdorff")
+    page.wait_for_function(READY)
+    summary = page.locator("#composer summary")
+    summary.focus()
+    page.keyboard.press("Space")  # opens it: Space is the composer's own, not Play's
+    expect(page.get_by_label("Add a key")).to_be_visible()
+    page.get_by_label("Add a key").focus()
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("button", name="Add", exact=True)).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.get_by_label("Written form")).to_have_value("onward,index")
+    assert page.evaluate("() => knightsTour.state") == "idle", "Space played the search"
+    page.get_by_role("button", name="Move lowest square number first up").focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_label("Written form")).to_have_value("index,onward")
+    # The focus stays with the key moved, and after a removal goes to the row now in its place.
+    expect(page.get_by_role("button", name="Reverse lowest square number first")).to_be_focused()
+    page.keyboard.press("Tab")  # past Up, which the first key cannot take
+    expect(page.get_by_role("button", name="Remove lowest square number first")).to_be_focused()
+    page.keyboard.press("Space")
+    expect(page.get_by_label("Written form")).to_have_value("onward")
+    expect(page.get_by_role("button", name="Remove fewest onward moves first")).to_be_focused()
 
 
 def test_a_link_with_an_ordering_that_is_none_says_so_and_keeps_the_page_own(page, site):
@@ -195,10 +246,18 @@ def test_the_strip_shows_each_board_as_the_engine_ends_it_beside_another_orderin
     )
     seven = page.locator(".strip-row").first.get_by_role("link", name="7 × 7, from a7: solved after")
     expect(seven).to_have_count(1)
-    seven.click()
-    page.wait_for_function(READY)
-    assert "rows=7&cols=7&start=0&order=warnsdorff" in page.url
-    expect(page.get_by_label("Rows")).to_have_value("7")
+    # A cell opens its run in a tab of its own, and the strip stays.
+    with page.context.expect_page() as opened:
+        seven.click()
+    run = opened.value
+    run.wait_for_function(READY)
+    assert "rows=7&cols=7&start=0&order=warnsdorff" in run.url
+    expect(run.get_by_label("Rows", exact=True)).to_have_value("7")
+    run.close()
+    expect(page.locator(".strip-cell")).to_have_count(16)
+    # A search stopped at the budget opens with the budget its events were: it stops where it did.
+    stopped = page.locator(".strip-cell.cell-stopped").first
+    expect(stopped).to_have_attribute("href", re.compile(r"&budget=\d+"))
 
 
 def test_the_strip_from_every_square_of_the_board_and_its_stop(page, site):

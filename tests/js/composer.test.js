@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { orderingCode } from "../../static/js/code.js";
-import { draftKeys, draftOf, edit, initialComposer } from "../../static/js/composer.js";
+import { draftKeys, draftOf, edit, initialComposer, nameTaken } from "../../static/js/composer.js";
 import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, tidyForm } from "../../static/js/library.js";
 import { orderLabel } from "../../static/js/order-words.js";
 import { MAX_KEYS, KEYS, fewestOnwardFirst, needsBoard, usesSeed } from "../../static/js/orderings.js";
@@ -25,6 +25,15 @@ test("a draft grows, flips, rises and shrinks one key at a time, each key at mos
   assert.deepEqual(draftKeys(draft), []);
   for (const key of KEYS) draft = edit(draft, { add: key });
   assert.equal(draftKeys(draft).length, MAX_KEYS, "no more keys than an ordering may have");
+});
+
+test("a name another ordering has is taken: the page's own (by name or label), or another kept one's", () => {
+  const library = [{ form: "pohl", name: "Mine" }];
+  for (const name of ["Warnsdorff", "warnsdorff", "naive", "Warnsdorff + Roth's tie-break", "mine"]) {
+    assert.ok(nameTaken(name, "edge", library), name);
+  }
+  assert.ok(!nameTaken("Mine", "pohl", library), "its own name stays its own");
+  assert.ok(!nameTaken("Edge hugger", "edge", library));
 });
 
 test("a name is short and plain: letters of any script, digits, spaces and a few marks", () => {
@@ -58,7 +67,8 @@ test("the library keeps the newest first, one entry a form, at most its size; la
   assert.equal(orderLabel("edge,onward", library), "edge,onward", "no name: its written form");
   assert.equal(orderLabel("warnsdorff", library), "Warnsdorff");
   assert.equal(orderLabel("onward,-centre", []), "Warnsdorff + Roth's tie-break", "a named form by its name");
-  assert.deepEqual(initialComposer(library, "pohl"), { library, draft: "pohl", name: "Pohl again", note: null });
+  assert.deepEqual(initialComposer(library, "pohl"), { library, draft: "pohl", typed: null, name: "Pohl again",
+    note: null });
 });
 
 test("an ordering's traits: led by Warnsdorff's rule, reading the board, using the seed", () => {

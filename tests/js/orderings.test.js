@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { knightMoves, orderMoves, parseOrder } from "../../static/js/orderings.js";
+import { KEYS, OrderError, knightMoves, orderMoves, parseOrder } from "../../static/js/orderings.js";
 
 const golden = JSON.parse(readFileSync(new URL("../fixtures/orderings.json", import.meta.url), "utf8"));
 
@@ -45,8 +45,13 @@ test("each key and composed ordering tries the hand-worked positions' moves in t
 });
 
 test("a written form with an unknown, repeated or surplus key is refused, never run", () => {
-  for (const written of cases.refused) assert.throws(() => parseOrder(written), Error, JSON.stringify(written));
-  assert.throws(() => parseOrder(["onward"]), /an order is a text/);
+  for (const written of cases.refused) assert.throws(() => parseOrder(written), OrderError, JSON.stringify(written));
+  assert.throws(() => parseOrder(["onward"]), { id: "order.notText" });
+  // Each refusal names what is wrong, in the page's words.
+  assert.throws(() => parseOrder("onward,,x"), { id: "order.emptyKey" });
+  assert.throws(() => parseOrder("onward,x"), { id: "order.unknownKey", params: { key: "x", keys: KEYS.join(", ") } });
+  assert.throws(() => parseOrder("pohl,-pohl"), { id: "order.twice", params: { key: "pohl" } });
+  assert.throws(() => parseOrder("index,".repeat(8) + "index"), { id: "order.tooMany", params: { n: 8, count: 9 } });
   assert.deepEqual(parseOrder("warnsdorff-roth"), [
     { name: "onward", descending: false }, { name: "centre", descending: true },
   ]);

@@ -3,8 +3,17 @@
 import { draftKeys } from "../composer.js";
 import { t } from "../i18n.js";
 import { keyWords, orderLabel } from "../order-words.js";
-import { MAX_KEYS } from "../orderings.js";
+import { MAX_KEYS, writtenForm } from "../orderings.js";
 import { setText } from "./dom.js";
+
+/** Return the composer's last word, in words. */
+function noteWords(note, library) {
+  if (!note) return "";
+  const { params = {} } = note;
+  if (params.why) return t(note.id, { ...params, why: t(params.why.id, params.why.params) });
+  if (params.form) return t(note.id, { name: orderLabel(params.form, library) });
+  return t(note.id, params);
+}
 
 /** Return a button of a key's row: change is flip, raise or remove; at, the key's place. */
 function rowButton(change, at, key, enabled = true) {
@@ -24,8 +33,26 @@ export function createComposerView(els) {
   };
 
   let shown = "";
+  let refocus = null; // the button pressed in a row that was drawn again: its row's place and change
+  // A row's button pressed: the rows are drawn again, and the focus goes to its new place.
+  els.composerKeys.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-change]");
+    if (button) refocus = { change: button.dataset.change, at: Number(button.dataset.at) };
+  });
+
+  /** Give the focus back where a row's button left it: on the key moved, or on the row now in its place. */
+  function focusAgain(count) {
+    if (!refocus) return;
+    const { change, at } = refocus;
+    refocus = null;
+    const place = change === "raise" ? Math.max(0, at - 1) : Math.min(at, count - 1);
+    const wanted = change === "raise" && place > 0 ? "raise" : change === "raise" ? "flip" : change;
+    const button = els.composerKeys.querySelector(`button[data-at="${place}"][data-change="${wanted}"]`);
+    (button ?? els.composerKey).focus();
+  }
+
   function render(state) {
-    const { draft, name, note, library } = state.orderings;
+    const { draft, typed, name, note, library } = state.orderings;
     const keys = draftKeys(draft);
     const key = JSON.stringify([draft, state.view.language]);
     if (key !== shown) {
@@ -34,10 +61,14 @@ export function createComposerView(els) {
         const item = document.createElement("li");
         const words = document.createElement("span");
         words.className = "composer-words";
-        words.textContent = keyWords(each);
+        // Its part of the written form beside its words: the form is learnt by reading both.
+        const code = document.createElement("code");
+        code.textContent = writtenForm([each]);
+        words.append(`${keyWords(each)} `, code);
         item.append(words, rowButton("flip", i, each), rowButton("raise", i, each, i > 0), rowButton("remove", i, each));
         return item;
       }));
+      focusAgain(keys.length);
       // A key is in an ordering once: those in the draft cannot be added again.
       for (const option of els.composerKey.options) option.disabled = keys.some((k) => k.name === option.value);
       if (els.composerKey.selectedOptions[0]?.disabled) {
@@ -47,10 +78,9 @@ export function createComposerView(els) {
     }
     els.composerEmpty.hidden = keys.length > 0;
     els.composerAdd.disabled = keys.length >= MAX_KEYS;
-    setValue(els.composerForm, draft);
+    setValue(els.composerForm, typed ?? draft);
     setValue(els.composerName, name);
-    const params = note?.id === "composer.used" ? { name: orderLabel(note.params.form, library) } : note?.params;
-    setText(els.composerNote, note ? t(note.id, params) : "");
+    setText(els.composerNote, noteWords(note, library));
   }
 
   return { render };

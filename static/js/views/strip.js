@@ -33,7 +33,12 @@ export function createStripView(els, limits) {
     const words = t("strip.cell", { board: name, start: squareName(start, rows, cols), outcome: outcomeWords(cell) });
     const runnable = rows <= limits.maxSide && cols <= limits.maxSide;
     const el = document.createElement(runnable ? "a" : "span");
-    if (runnable) el.href = toLink({ ...settings, mode: "board", rows, cols, start, order }, null);
+    if (runnable) {
+      // A search stopped at the budget opens stopped where the strip's stopped: its events are its budget.
+      const budget = cell?.outcome === "stopped" ? cell.events : null;
+      el.href = toLink({ ...settings, mode: "board", rows, cols, start, order, budget }, null);
+      Object.assign(el, { target: "_blank", rel: "noopener" }); // the strip stays open in its tab
+    }
     el.className = `strip-cell cell-${cell ? cell.outcome : "waiting"}`;
     el.textContent = every ? squareName(start, rows, cols) : String(rows);
     el.title = runnable ? words : `${words}. ${t("strip.tooBig", { board: name, max: limits.maxSide })}`;
@@ -79,10 +84,12 @@ export function createStripView(els, limits) {
 
     const rows = stripRows(strip);
     const done = Object.keys(strip.cells).length, total = strip.orders.length * strip.boards.length;
-    const note = strip.note ? t(strip.note.id, strip.note.params)
+    const note = strip.note ? t(strip.note.id, { ...strip.note.params, what: strip.note.params?.what && t(strip.note.params.what) })
       : strip.running ? t("strip.running", { done, total }) : "";
     setText(els.stripNote, note);
-    const verdicts = rows.map(({ order, tally }, i) => t(i ? "strip.verdictOther" : "strip.verdict",
+    const verdict = strip.boards.length && strip.boards[0].start !== strip.boards.at(-1).start
+      ? "strip.verdictEvery" : "strip.verdict";
+    const verdicts = rows.map(({ order, tally }, i) => t(i ? "strip.verdictOther" : verdict,
       { name: orderLabel(order, orderings.library), ...tally }));
     setText(els.stripVerdict, verdicts.join(t("list.semicolon")));
 
