@@ -70,7 +70,7 @@ def play_until_found(page):
 def prepare_throughput(page):
     """Set the throughput board, its ordering and the fastest speed, as a user would."""
     set_board(page, THROUGHPUT["rows"], THROUGHPUT["cols"])
-    page.get_by_label("Ordering").select_option("naive")
+    page.locator("#order").select_option("naive")
     page.get_by_label("Speed").fill(FASTEST)
 
 

@@ -66,7 +66,7 @@ IN_SIGHT = """() => {
 def prepare(page, rows, cols, shown):
     """Set the board, naive order and fastest speed; show the tree in sight, or hide it."""
     set_board(page, rows, cols)
-    page.get_by_label("Ordering").select_option("naive")
+    page.locator("#order").select_option("naive")
     page.get_by_label("Speed").fill(FASTEST)
     if shown:
         page.locator("#tree-picture").scroll_into_view_if_needed()
