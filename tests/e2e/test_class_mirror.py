@@ -138,3 +138,22 @@ def test_a_race_reaches_the_class_as_the_instructor_shows_it(page, lesson):
     for student in lesson:
         shows(student, "knightsTour.second.path", second)
         shows(student, "knightsTour.model.path", page.evaluate("() => knightsTour.model.path"))
+
+
+def test_a_composed_ordering_and_a_race_of_two_reach_every_student(page, lesson):
+    page.get_by_text("Compose your own ordering").click()
+    page.get_by_label("Written form").fill("onward,-corner")
+    page.get_by_role("button", name="Use this ordering").click()
+    for student in lesson:
+        expect(student.get_by_label("Ordering", exact=True)).to_have_value("onward,-corner")
+    step_events(page, 3)
+    for student in lesson:
+        shows(student, "knightsTour.model.events", 3)
+        expect(student.locator("#ordered-code")).to_contain_text("key=lambda m: (onward(m), -to_corner(m))")
+    page.get_by_role("radio", name="Race two orderings").check()
+    page.get_by_role("button", name="End this search and change").click()
+    page.get_by_label("Raced against (second board)").select_option("warnsdorff-roth")
+    step_events(page, 2)
+    for student in lesson:
+        expect(student.locator("#title-main")).to_have_text("onward,-corner")
+        expect(student.locator("#title-second")).to_have_text("Warnsdorff + Roth's tie-break")
