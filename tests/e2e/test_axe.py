@@ -1,0 +1,130 @@
+"""The page checked by axe-core on every state a user meets, at phone and projector sizes, in both
+languages: no violation of the WCAG 2.1 A and AA rules.
+
+axe-core comes from npm (package.json's devDependencies, pinned) and is put into the page by the
+test alone: the app never serves it. No rule is excepted; one that had to be would be named here
+with its reason.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from server.classes.registry import classes
+from tests.support.page import FASTEST, end_class, start_class, step_events
+from tests.support.waiting import wait_for
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+EXCEPTED = {}  # rule id -> why it is excepted (none)
+SIZES = {"phone": {"width": 390, "height": 844}, "projector": {"width": 1920, "height": 1080}}
+CASES = [(size, language) for size in SIZES for language in ("en", "zh")]
+FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
+
+
+def violations(page):
+    """Return axe-core's violations of the WCAG 2.1 A and AA rules on the page as it is now."""
+    if not page.evaluate("() => 'axe' in window"):
+        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate(
+        """async (tags) => (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations
+             .map((v) => ({ rule: v.id, help: v.help, where: v.nodes.map((n) => n.target.join(' ')) }))""",
+        RULES,
+    )
+    return [each for each in found if each["rule"] not in EXCEPTED]
+
+
+def clean(page, state):
+    """Check that a state of the page has no violation, naming the state and each one found."""
+    found = violations(page)
+    assert found == [], f"{state}: " + json.dumps(found, ensure_ascii=False, indent=1)
+
+
+def finish(page):
+    page.locator("#speed").fill(FASTEST)
+    page.locator("#play").click()
+    page.wait_for_function("() => knightsTour.state === 'finished'", timeout=30_000)
+
+
+@pytest.mark.parametrize("size, language", CASES)
+def test_a_students_own_search_from_start_to_finish(open_page, size, language):
+    page = open_page(f"/?rows=5&cols=5&order=naive&speed=60&lang={language}", viewport=SIZES[size])
+    clean(page, "the start")
+    step_events(page, 12)
+    clean(page, "mid-search")
+    step_events(page, 1)  # the naive search's 13th event from a5 is its first backtrack
+    page.wait_for_function("() => knightsTour.model.path.length === 11")
+    clean(page, "after a backtrack")
+    finish(page)
+    clean(page, "finished")
+
+
+@pytest.mark.parametrize("size, language", CASES)
+def test_the_race_the_example_graph_predict_mode_and_the_orderings_lab(open_page, size, language):
+    page = open_page(
+        f"/?mode=race&rows=6&cols=6&order=pohl&versus=warnsdorff&lang={language}", viewport=SIZES[size]
+    )
+    finish(page)
+    clean(page, "the race")
+    page = open_page(f"/?mode=example&lang={language}", viewport=SIZES[size])
+    step_events(page, 3)
+    clean(page, "the example graph")
+    page = open_page(f"/?rows=5&cols=5&order=warnsdorff&lang={language}", viewport=SIZES[size])
+    page.locator("#predict-on").check()
+    page.locator("#play").click()
+    page.wait_for_function("() => knightsTour.store.predict.asking")
+    clean(page, "predict mode, asking")
+    page = open_page(f"/?rows=6&cols=6&order=onward,-corner&lang={language}", viewport=SIZES[size])
+    page.locator("#composer summary").click()
+    page.locator("#strip summary").click()
+    page.locator("#strip-to").fill("12")
+    page.locator("#strip-to").dispatch_event("change")
+    page.locator("#strip-run").click()
+    page.wait_for_function("() => knightsTour.store.strip.id !== null && !knightsTour.store.strip.running")
+    clean(page, "the orderings lab: the composer and a strip")
+
+
+@pytest.mark.parametrize("size, language", CASES)
+def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, size, language):
+    leader = open_page(f"/?rows=5&cols=5&order=naive&speed=1&lang={language}", viewport=SIZES["projector"])
+    code = start_class(leader)
+    student = open_page(f"/?class={code}&lang={language}", until=FOLLOWING, viewport=SIZES[size])
+    step_events(leader, 2)
+    student.wait_for_function("() => knightsTour.model.events === 2")
+    clean(student, "a student following")
+    leader.locator("#poll-ask").click()
+    expect(student.locator("#poll")).to_have_attribute("data-open", "true")
+    clean(student, "a question open, on a student's page")
+    clean(leader, "a question open, on the instructor's page")
+    student.locator("#poll-square").fill("c4")
+    student.locator("#poll-square").press("Enter")
+    leader.locator("#poll-reveal").click()
+    expect(student.locator("#poll")).not_to_have_attribute("data-open", "true")
+    clean(student, "a question revealed, on a student's page")
+    leader.locator("#presenter").click()
+    leader.wait_for_function("() => document.body.dataset.presenter === 'true'")
+    clean(leader, "the presenter view, a question revealed")
+    end_class(leader)
+    assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
+
+
+@pytest.mark.parametrize("controls", ["none", "minimal", "full"])
+@pytest.mark.parametrize("size, language", CASES)
+def test_the_embed(open_page, size, language, controls):
+    page = open_page(
+        f"/embed?rows=5&cols=5&order=warnsdorff&controls={controls}&lang={language}",
+        until="() => document.readyState === 'complete' && window.knightsTour",
+        viewport=SIZES[size],
+    )
+    page.wait_for_function("() => knightsTour.store.connection === 'up'")
+    clean(page, f"the embed, controls {controls}")
+
+
+def test_the_check_finds_a_violation_when_there_is_one(open_page):
+    # The check itself: a field stripped of its label is a violation axe reports.
+    page = open_page("/")
+    page.evaluate("() => document.querySelector('label[for=rows]').remove()")
+    assert any(re.search("label", each["rule"]) for each in violations(page))
