@@ -51,7 +51,12 @@ export function createComposerView(els) {
     (button ?? els.composerKey).focus();
   }
 
+  let shownFrom = [];
   function render(state) {
+    // The composer reads its own state and the language alone: a playing search's frames leave it be.
+    const from = [state.orderings, state.view.language];
+    if (from.every((part, i) => part === shownFrom[i])) return;
+    shownFrom = from;
     const { draft, typed, name, note, library } = state.orderings;
     const keys = draftKeys(draft);
     const key = JSON.stringify([draft, state.view.language]);

@@ -49,6 +49,22 @@ export function createControlsView(els, limits) {
     }
   }
 
+  let shownOrdering = [];
+  /** Show the ordering fields' choices, labels and note, and the seed's field when it applies. */
+  function renderOrdering(s, library, language) {
+    // Worked out from the settings, the kept orderings and the language: not again at each frame of a run.
+    if ([s, library, language].every((part, i) => part === shownOrdering[i])) return;
+    shownOrdering = [s, library, language];
+    renderKept(s, library, language);
+    const racing = s.mode === "race";
+    els.versusField.hidden = !racing;
+    setText(els.orderLabel, t(racing ? "search.orderFirst" : "search.order"));
+    setText(els.versusLabel, t("search.versus"));
+    setText(els.orderNote, orderNote(s.order) +
+      (s.closed && fewestOnwardFirst(s.order) ? ` ${t("order.closedNote")}` : ""));
+    els.seedField.hidden = !usesSeed(s.order) && !(racing && usesSeed(s.versus));
+  }
+
   function render(state, runs) {
     const c = controls(state, runs);
     for (const name of ["play", "step", "back", "skip", "reset", "mark"]) els[name].disabled = !c[name].enabled;
@@ -66,17 +82,10 @@ export function createControlsView(els, limits) {
     if (document.activeElement !== els.start) {
       els.start.value = s.mode === "example" ? state.example.names[s.start] : squareName(s.start, s.rows, s.cols);
     }
-    const language = state.view.language;
-    renderKept(s, state.orderings.library, language);
-    const racing = s.mode === "race";
+    renderOrdering(s, state.orderings.library, state.view.language);
+    // The fields show the settings again at each frame: a choice the page did not take goes back.
     els.order.value = s.order;
     els.versus.value = s.versus;
-    els.versusField.hidden = !racing;
-    setText(els.orderLabel, t(racing ? "search.orderFirst" : "search.order"));
-    setText(els.versusLabel, t("search.versus"));
-    setText(els.orderNote, orderNote(s.order) +
-      (s.closed && fewestOnwardFirst(s.order) ? ` ${t("order.closedNote")}` : ""));
-    els.seedField.hidden = !usesSeed(s.order) && !(racing && usesSeed(s.versus));
     setValue(els.seed, String(s.seed));
     els.closed.checked = s.closed;
     els.allTours.checked = s.allTours;

@@ -50,7 +50,12 @@ export function createStripView(els, limits) {
 
   let shownRows = null;
   let shownChoices = "";
+  let shownFrom = [];
   function render(state) {
+    // The strip reads nothing of a run: while a search plays, each frame leaves it as it is.
+    const from = [state.strip, state.settings, state.orderings, state.connection, state.view.language];
+    if (from.every((part, i) => part === shownFrom[i])) return;
+    shownFrom = from;
     const { strip, settings, orderings } = state;
     const { setup } = strip;
     const connected = state.connection === "up";
