@@ -4,7 +4,7 @@ import { draftKeys } from "../composer.js";
 import { t } from "../i18n.js";
 import { keyWords, orderLabel } from "../order-words.js";
 import { MAX_KEYS, writtenForm } from "../orderings.js";
-import { setText } from "./dom.js";
+import { setText, setValue } from "./dom.js";
 
 /** Return the composer's last word, in words. */
 function noteWords(note, library) {
@@ -28,10 +28,6 @@ function rowButton(change, at, key, enabled = true) {
 
 /** Return the composer's view. */
 export function createComposerView(els) {
-  const setValue = (input, value) => {
-    if (document.activeElement !== input) input.value = value; // not while the student types
-  };
-
   let shown = "";
   let refocus = null; // the button pressed in a row that was drawn again: its row's place and change
   // A row's button pressed: the rows are drawn again, and the focus goes to its new place.

@@ -5,15 +5,10 @@ import { t } from "../i18n.js";
 import { squareName } from "../notation.js";
 import { orderLabel, orderNote } from "../order-words.js";
 import { NAMED, fewestOnwardFirst, usesSeed } from "../orderings.js";
-import { setText } from "./dom.js";
+import { setText, setValue } from "./dom.js";
 
 /** Return the controls' view. */
 export function createControlsView(els, limits) {
-  const setValue = (input, value) => {
-    // Not while the user types in it: the field keeps their text until they leave it.
-    if (document.activeElement !== input || input.type === "range" || input.type === "checkbox") input.value = value;
-  };
-
   let shownMarks = "";
   /** Show the bookmarks as ticks on the timeline and as a list of moments to go to. */
   function renderMarks(marks, language) {

@@ -7,7 +7,7 @@ import { NAMED } from "../orderings.js";
 import { toLink } from "../settings.js";
 import { MAX_COMPARED } from "../strip.js";
 import { stripRows } from "../strip-facts.js";
-import { setText } from "./dom.js";
+import { setText, setValue } from "./dom.js";
 
 /** Return a board's end in words. */
 function outcomeWords(cell) {
@@ -22,10 +22,6 @@ function tallyWords(tally) {
 
 /** Return the strip's view; limits are the server's (the largest board a run may have). */
 export function createStripView(els, limits) {
-  const setValue = (input, value) => {
-    if (document.activeElement !== input) input.value = value;
-  };
-
   /** Return a board's cell: a link to its run when the page can run it, else its words alone. */
   function boardCell({ board, cell }, order, settings, every) {
     const { rows, cols, start } = board;
