@@ -5,7 +5,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import connection, message_queue, pages
 from .classes import events as class_events
-from .classes import poll_events, seams, sharing
+from .classes import poll_events, seams, sharing, tournament_events
 from .classes import registry as classes
 from .classes.passes import load_secret
 from .edge import door, farewell, guard, headers, intake, websocket
@@ -21,7 +21,7 @@ __all__ = ["create_app", "socketio"]
 
 MAX_FRAME_BYTES = 4 * MAX_MESSAGE_BYTES  # a larger WebSocket message closes its connection
 # Imported for their handlers, which importing them registers on socketio.
-HANDLERS = (connection, class_events, poll_events, run_events, strips)
+HANDLERS = (connection, class_events, poll_events, run_events, strips, tournament_events)
 
 
 def create_app(config=None):

@@ -4,7 +4,7 @@ Errors name the bad value, quoted briefly, with a message a person can act on.
 """
 
 import reprlib
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .engine.orderings import check_order, needs_board
 from .engine.search import Compact, check_flag, compact
@@ -178,6 +178,51 @@ def parse_strip(data):
     budget = _integer("budget", data.get("budget", DEFAULT_STRIP_BUDGET), 1, MAX_STRIP_BUDGET)
     seed = _integer("seed", data.get("seed", 0), 0, MAX_SEED)
     return StripRequest(tuple(orders), sides, board, budget, seed)
+
+
+# A tournament: every entry searched on the same square boards, from a corner or the centre.
+TOURNAMENT_STARTS = ("corner", "centre")
+# Backtracks an entry may take over all its boards: what one student's entry may cost the helpers.
+MAX_ENTRY_BUDGET = 1_000_000
+
+
+@dataclass(frozen=True)
+class TournamentRules:
+    """What every entry is searched on: square boards of sides smallest to largest, each from a
+    corner or the centre, each stopped once it has backtracked `budget` times."""
+
+    smallest: int
+    largest: int
+    budget: int
+    start: str = "corner"
+
+    def boards(self):
+        """Return the boards, (side, start square), in the order searched."""
+        sides = range(self.smallest, self.largest + 1)
+        return [(n, 0 if self.start == "corner" else (n // 2) * n + n // 2) for n in sides]
+
+    def payload(self):
+        """Return the rules as the room is told them."""
+        return asdict(self)
+
+
+def parse_tournament(data):
+    """Check the rules of 'tournament_open' and return its TournamentRules."""
+    if not isinstance(data, dict):
+        raise ValueError(f"'tournament_open' needs smallest and largest, not {shown(data)}")
+    smallest = _integer("smallest", data.get("smallest"), 1, MAX_STRIP_SIDE)
+    largest = _integer("largest", data.get("largest"), smallest, MAX_STRIP_SIDE)
+    budget = _integer("budget", data.get("budget", DEFAULT_STRIP_BUDGET), 1, MAX_STRIP_BUDGET)
+    start = data.get("start", "corner")
+    if start not in TOURNAMENT_STARTS:
+        raise ValueError(f"start must be one of {', '.join(TOURNAMENT_STARTS)}, not {shown(start)}")
+    boards = largest - smallest + 1
+    if boards * budget > MAX_ENTRY_BUDGET:
+        raise ValueError(
+            f"{boards} boards of {budget} backtracks each is more than an entry may take "
+            f"({MAX_ENTRY_BUDGET:,} backtracks in all): fewer boards or a smaller budget"
+        )
+    return TournamentRules(smallest, largest, budget, start)
 
 
 def parse_speed(data):

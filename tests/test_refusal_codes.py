@@ -7,7 +7,7 @@ from pathlib import Path
 from server.classes.events import ENDINGS
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE = re.compile(r'"((?:request|server|run|class|question)\.[a-z_]+)"')
+CODE = re.compile(r'"((?:request|server|run|class|question|tournament)\.[a-z_]+)"')
 LANGUAGES = ("en", "zh")
 
 

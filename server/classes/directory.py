@@ -90,6 +90,9 @@ class NoDirectory:
     def vote(self, code, voter, id, square):
         pass
 
+    def enter(self, code, voter, order, name):
+        pass
+
 
 class RedisDirectory:
     """The directory shared by processes through Redis: class codes, welcome requests and answers."""
@@ -182,17 +185,26 @@ class RedisDirectory:
         message = {"code": code, "voter": voter, "id": id, "square": square}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
-    def serve(self, welcome, subscribed, sleep, vote=None, taken=None):
-        """Answer welcome requests, count answers and let go of classes another process took,
-        for ever; call subscribed() each time the subscription starts."""
+    def enter(self, code, voter, order, name):
+        """Pass a student's entry in a class's tournament on to the class's owner."""
+        message = {"code": code, "voter": voter, "order": order, "name": name}
+        self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
+
+    def serve(self, welcome, subscribed, sleep, vote=None, taken=None, enter=None):
+        """Answer welcome requests, count answers, take entries and let go of classes another
+        process took, for ever; call subscribed() each time the subscription starts."""
         vote = vote or (lambda code, voter, id, square: None)
         taken = taken or (lambda code: None)
+        enter = enter or (lambda code, voter, order, name: None)
+        handlers = welcome, vote, taken, enter
         for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
-            _safely(lambda data=message["data"]: self._dispatch(json.loads(data), welcome, vote, taken))
+            _safely(lambda data=message["data"]: self._dispatch(json.loads(data), *handlers))
 
-    def _dispatch(self, request, welcome, vote, taken):
+    def _dispatch(self, request, welcome, vote, taken, enter):
         # An answer names its voter; a welcome request, as before answers were passed on, does not.
-        if "voter" in request:
+        if "order" in request:  # an entry: a voter's too
+            enter(request["code"], request["voter"], request["order"], request["name"])
+        elif "voter" in request:
             vote(request["code"], request["voter"], request["id"], request["square"])
         elif "taken" in request:
             if request["taken"] != self.owner:

@@ -13,6 +13,7 @@ from .directory import Unavailable
 from .mirror import check_view
 from .registry import classes, directory, guesses
 from .sessions import Feed, NoSuchClass, normal
+from .tournaments import entry_id
 
 # Why a class ends, as class_ended says it: a stable key and the sentence.
 ENDINGS = {
@@ -192,6 +193,8 @@ def hand_off(registry, code):
             if feed.player is not None:
                 feed.player.stop()
         klass.main, klass.second, klass.state = Feed(), Feed(), "idle"
+        klass.end_contest()
+        klass.tournament = klass.contest = None  # its instructor's page brings it to its new owner
     if displaced is not None:
         runs().release(displaced)  # its run was the class's, which is run elsewhere now
         socketio.server.enter_room(displaced, klass.room, namespace="/")
@@ -234,7 +237,7 @@ def on_class_join(data=None):
     runs().drop(sid)  # a follower watches the class's run, not one of its own
     if klass is None:
         _ensure_reaper()
-        return {"code": code, "waiting": True, "voter": voter, "answer": None}
+        return {"code": code, "waiting": True, "voter": voter, "answer": None, "entry": entry_id(voter_id)}
     with klass.lock:  # nothing reaches the room between the welcome and the join
         join_room(klass.room)
         if klass.remote:  # its owner sends the state; batches before it are lined up by number
@@ -243,7 +246,8 @@ def on_class_join(data=None):
             socketio.emit("class_state", klass.welcome(), to=sid)
         answer = klass.polls.answer_of(voter_id)
     ticket = registry.ticket(klass) if not klass.remote else data.get("ticket")
-    return {"code": klass.code, "ticket": ticket, "voter": voter, "answer": answer}
+    entry = entry_id(voter_id)
+    return {"code": klass.code, "ticket": ticket, "voter": voter, "answer": answer, "entry": entry}
 
 
 @socketio.on("class_leave")

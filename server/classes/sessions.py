@@ -94,6 +94,11 @@ class ClassSession:
         # Its questions about the run's next move (of another process's class: as heard here).
         self.polls = PollBook()
         self.tally = None  # sends the instructor the count of answers: see poll_events.py
+        # Its tournament (tournaments.py), the feed searching its boards, and what tells the room
+        # of the standings' news: see tournament_events.py.
+        self.tournament = None
+        self.contest = None
+        self.standings = None
 
     def settle(self):
         """Set the state from the run, now that the instructor is there to drive it."""
@@ -102,6 +107,11 @@ class ClassSession:
             self.state, self.speed = player.state(), player.speed
         else:
             self.state = "finished" if self.main.result else "idle"
+
+    def end_contest(self):
+        """Stop searching the boards of its tournament, which nobody here will be told of."""
+        if self.contest is not None:
+            self.contest.stop()
 
     @property
     def room(self):
@@ -119,6 +129,7 @@ class ClassSession:
             "view": self.view,
             "second": self.second.news(),
             "poll": self.polls.question(),
+            "tournament": self.tournament.state() if self.tournament is not None else None,
         }
 
 
@@ -444,6 +455,7 @@ class Classes:
             self._seconds.pop(klass.second_sid, None)
         if klass.instructor is None and klass.main.player is not None:
             klass.main.player.stop()
+        klass.end_contest()
 
     def stale(self, now=None):
         """Return the classes to end: idle too long, or left by their instructor too long."""

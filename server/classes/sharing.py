@@ -12,7 +12,8 @@
 - The class_ended an owner sends its room makes every other process forget the class at once.
 - A process learns a class's open question from what its owner sends the room (poll_opened,
   poll_revealed, poll_closed, and the question in a class_state), checks its own students'
-  answers against it, and passes them on to the owner, which counts each voter once.
+  answers against it, and passes them on to the owner, which counts each voter once. A
+  student's entry in a class's tournament is checked and passed on the same way.
 """
 
 import logging
@@ -23,6 +24,7 @@ from .directory import Unavailable
 from .events import ended, hand_off, welcome_from_here
 from .poll_events import count_remote
 from .registry import classes, directory
+from .tournament_events import enter_remote
 
 log = logging.getLogger(__name__)
 
@@ -47,8 +49,14 @@ def start(app, queue):
         socketio.sleep,
         lambda code, voter, id, square: count_remote(registry, code, voter, id, square),
         let_go,
+        lambda code, voter, order, name: _enter_remote(app, registry, code, voter, order, name),
     )
     socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"], let_go)
+
+
+def _enter_remote(app, registry, code, voter, order, name):
+    with app.app_context():  # its boards are searched by the app's helpers
+        enter_remote(registry, code, voter, order, name)
 
 
 def _catch_up(registry):

@@ -129,6 +129,11 @@ class Pool:
                 helper.close()  # its pipe may hold half a job
                 future.set_exception(HelperLost(f"a search helper failed: {failed!r}"))
 
+    @property
+    def size(self):
+        """Return how many helpers the pool has."""
+        return len(self._helpers)
+
     def pids(self):
         """Return the process ids of the helpers running now."""
         return [helper.pid for helper in self._helpers if helper.pid is not None]

@@ -19,6 +19,7 @@ import { PREDICT, createPredictor } from "./predict.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
 import { NO_STRIP, createStrip } from "./strip.js";
+import { NO_TOURNAMENT, createTournament } from "./tournament.js";
 import { bindInputs } from "./inputs.js";
 import { createBoardsView } from "./views/boards.js";
 import { createClassView } from "./views/classpanel.js";
@@ -33,6 +34,7 @@ import { createPollView } from "./views/poll.js";
 import { createPredictView } from "./views/predict.js";
 import { createStatusView } from "./views/status.js";
 import { createStripView } from "./views/strip.js";
+import { createTournamentView } from "./views/tournament.js";
 
 const els = new Proxy({}, {
   // els.boardBox is the element with id "board-box".
@@ -78,6 +80,7 @@ const store = new Store({
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
   orderings: initialComposer(loadLibrary(), link.settings.order), // the student's own: see composer.js
   strip: NO_STRIP, // the orderings tried on many boards: see strip.js
+  tournament: NO_TOURNAMENT, // the class's tournament of orderings: see tournament.js
 }, frameGap);
 
 const runs = {
@@ -116,11 +119,12 @@ runs.main = makeLane(() => runs.second);
 runs.second = makeLane();
 playback = createPlayback(store, runs);
 polls = createPolls(store, runs, () => classroom.backToLive());
-classroom = createClassroom(store, runs, playback, limits, polls);
+const tournament = createTournament(store, runs.main.server);
+classroom = createClassroom(store, runs, playback, limits, polls, tournament);
 predictor = createPredictor(store, runs, playback);
 // The class's news and its questions' come on the main connection, straight to their handlers.
 const strip = createStrip(store, runs.main.server);
-runs.main.server.listen({ ...classroom.news, ...polls.news, ...strip.news });
+runs.main.server.listen({ ...classroom.news, ...polls.news, ...strip.news, ...tournament.news });
 publishView(store, runs);
 const clips = createClips(store, runs);
 const composer = createComposer(store, playback);
@@ -128,7 +132,8 @@ const composer = createComposer(store, playback);
 const boards = createBoardsView(els, reducedMotion);
 const views = [createControlsView(els, limits), createComposerView(els), createStatusView(els), boards, createCountersView(els),
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
-  createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits)];
+  createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits),
+  createTournamentView(els, limits)];
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
@@ -146,7 +151,8 @@ function applyLanguage() {
 }
 store.addEventListener("change", applyLanguage);
 
-bindInputs(els, store, runs, { playback, classroom, boards, limits, predictor, polls, clips, composer, strip });
+bindInputs(els, store, runs,
+  { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament });
 const enabled = (name) => controls(store.state, runs)[name].enabled;
 const speedBy = (by) => () => {
   const steps = limits.speeds, at = steps.indexOf(store.state.settings.speed);

@@ -27,8 +27,11 @@ function voterFor(code) {
 const DISPLACED = "knights-tour-displaced";
 const KEEP_TOKEN = new Set(["refusal.class.unavailable", "refusal.request.too_many"]);
 
-/** Return the class actions on store, runs and the playback (for the runs a class replaces). */
-export function createClassroom(store, runs, playback, limits, polls) {
+/**
+ * Return the class actions on store, runs and the playback (for the runs a class replaces); the
+ * class's questions (polls) and tournament are told as the page joins, leads and leaves.
+ */
+export function createClassroom(store, runs, playback, limits, polls, tournament) {
   const state = () => store.state;
   const stored = () => {
     try { return JSON.parse(recall(STORED) ?? "null"); } catch { return null; }
@@ -42,6 +45,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (!answer.ok) return;
     remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     remember(DISPLACED, null, "session");
+    tournament.forget();
     setClass({ role: "instructor", code: answer.code, ticket: answer.ticket, led: true }, { id: "class.opened" });
     claimSecond();
   }
@@ -58,6 +62,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
       setClass({ role: "instructor", code, ticket: answer.ticket, led: true }, { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
       polls.restored(answer);
+      tournament.claimed(answer);
       claimSecond();
     } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer).id)) {
       // Only a refusal of the token itself drops it: the others are tried again on the next connection.
@@ -87,7 +92,10 @@ export function createClassroom(store, runs, playback, limits, polls) {
     // The class's state arrives before the answer, and is taken as a student's.
     setClass({ role: "student", code: wanted, control: again ? before.control : null, ticket: again ? before.ticket : null,
       voter: (again ? before.voter : null) ?? voterFor(wanted) });
-    if (!again) polls.forget();
+    if (!again) {
+      polls.forget();
+      tournament.forget();
+    }
     // The ticket of the last join lets the page wait for its class, should the server have
     // restarted; its voter pass keeps its answer to the question open.
     const { ticket, voter } = state().klass;
@@ -98,6 +106,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
         waiting: Boolean(answer.waiting), voter: answer.voter ?? state().klass.voter });
       if (answer.voter) remember(VOTER, JSON.stringify({ code: answer.code, voter: answer.voter }));
       if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
+      tournament.joined(answer.entry);
     } else if (!answer.timedOut) {
       const why = refusal(answer);
       // A class that is not there (an old link, a mistyped code) is no class to wait for.
@@ -112,6 +121,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     await runs.main.server.request("class_leave");
     setClass({ role: "left", code }, { id: "class.left", params: { code } });
     polls.forget();
+    tournament.forget();
     playback.showIdle();
   }
 
@@ -119,6 +129,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     if (!(await runs.main.server.request("class_end")).ok) return;
     remember(STORED, null);
     polls.forget();
+    tournament.forget();
     setClass({ role: "none", code: null, presenter: false }, { id: "class.ended" });
   }
 
@@ -178,6 +189,8 @@ export function createClassroom(store, runs, playback, limits, polls) {
     classControl(classNews);
     if (classNews.view) viewed(classNews.view);
     polls.restored(classNews);
+    if (classNews.tournament) tournament.take(classNews.tournament);
+    else tournament.forget(true);
   }
 
   /** Take the instructor's view (unless the student is reviewing on their own). */
@@ -249,6 +262,7 @@ export function createClassroom(store, runs, playback, limits, polls) {
     const was = state().klass.role;
     if (was === "instructor") remember(STORED, null);
     polls.forget();
+    tournament.forget();
     // Why it ended in the page's words (by its key), or in the server's for a key the page does not know.
     const reason = `class.ending.${ended.why}`;
     setClass({ role: "none", code: null, presenter: false }, {

@@ -106,7 +106,9 @@ export function createComposer(store, playback) {
       } else {
         const kept = keep(library, form, name);
         saveLibrary(kept);
-        set({ library: kept, note: { id: "composer.used", params: { form } } });
+        // A student following a class keeps it, to enter in the class's tournament: the board is the class's.
+        const following = store.state.klass.role === "student";
+        set({ library: kept, note: { id: following ? "composer.keptFollowing" : "composer.used", params: { form } } });
       }
       playback.change({ order: form });
     },

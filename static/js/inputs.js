@@ -1,16 +1,17 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
 import { controls } from "./controls.js";
-import { rememberLanguage } from "./i18n.js";
+import { rememberLanguage, t } from "./i18n.js";
 import { parseSquare, squareName } from "./notation.js";
 import { exportTour } from "./share.js";
+import { entryOrder } from "./tournament.js";
 import { bindTreeInputs } from "./tree-inputs.js";
 
 /**
  * Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips,
- * composer, strip}.
+ * composer, strip, tournament}.
  */
 export function bindInputs(els, store, runs, actions) {
-  const { playback, classroom, boards, limits, predictor, polls, clips, composer, strip } = actions;
+  const { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament } = actions;
   const on = (el, type, handler) => el.addEventListener(type, handler);
   const click = (el, handler) => on(el, "click", handler);
   const setView = (patch) => store.update({ view: patch });
@@ -70,16 +71,17 @@ export function bindInputs(els, store, runs, actions) {
     composer.rename(els.composerName.value);
     if (!store.state.orderings.note) composer.use();
   });
-  // The strip's setup: sides kept within the server's limits, the smallest never past the largest;
-  // a number changed to fit is said under the strip's buttons.
+  // The strip's and the tournament's setup: sides kept within the server's limits, the smallest
+  // never past the largest; a number changed to fit is said under their buttons (by say).
   const stripSetup = () => store.state.strip.setup;
-  /** Read a strip's number from its field (what: its label's id), kept within low..high, saying so when it was not. */
-  function stripNumber(input, what, low, high) {
+  /** Read a number from its field (what: its label's id), kept within low..high, saying so when it was not. */
+  function fitted(input, what, low, high, say) {
     const typed = input.value.trim();
     const value = whole(input, low, high, low, false);
-    if (typed !== String(value)) strip.note("strip.clamped", { what, low, high, typed, value });
+    if (typed !== String(value)) say("strip.clamped", { what, low, high, typed, value });
     return value;
   }
+  const stripNumber = (input, what, low, high) => fitted(input, what, low, high, strip.note);
   on(els.stripFrom, "change", () => {
     const from = stripNumber(els.stripFrom, "strip.from", 1, limits.maxStripSide);
     if (from > stripSetup().to) strip.note("strip.raised", { value: from });
@@ -101,6 +103,38 @@ export function bindInputs(els, store, runs, actions) {
   });
   click(els.stripRun, strip.run);
   click(els.stripStop, strip.stop);
+
+  const rules = () => store.state.tournament.setup;
+  const sayRules = (id, params) => store.update({ tournament: { note: { id, params } } });
+  const side = (input, what) => fitted(input, what, 1, limits.maxStripSide, sayRules);
+  on(els.tournamentSmallest, "change", () => {
+    const smallest = side(els.tournamentSmallest, "tournament.smallest");
+    tournament.setup({ smallest, largest: Math.max(smallest, rules().largest) });
+  });
+  on(els.tournamentLargest, "change", () => {
+    const largest = side(els.tournamentLargest, "tournament.largest");
+    tournament.setup({ largest, smallest: Math.min(largest, rules().smallest) });
+  });
+  on(els.tournamentBudget, "change", () => tournament.setup({
+    budget: fitted(els.tournamentBudget, "tournament.budget", 1, limits.maxStripBudget, sayRules) }));
+  on(els.tournamentStart, "change", () => tournament.setup({ start: els.tournamentStart.value }));
+  click(els.tournamentOpen, tournament.open);
+  click(els.tournamentClose, tournament.close);
+  click(els.tournamentCsv, () => tournament.download(t("tournament.anonymous")));
+  on(els.tournamentEntry, "submit", (event) => {
+    event.preventDefault();
+    const order = entryOrder(store.state.orderings);
+    if (order) tournament.enter(order, els.tournamentName.value.trim());
+  });
+  // A standings row's buttons: set its ordering up on the board, race it, hide or show its nickname.
+  click(els.tournamentRows, (event) => {
+    const button = event.target.closest("button");
+    if (!button) return;
+    const { watch, race, entry, hidden } = button.dataset;
+    if (watch) playback.change({ mode: "board", order: watch });
+    else if (race) playback.change({ mode: "race", versus: race });
+    else if (entry) tournament.hide(entry, hidden === "true");
+  });
   on(els.closed, "change", () => playback.change({ closed: els.closed.checked }));
   on(els.allTours, "change", () => playback.change({ allTours: els.allTours.checked }));
   on(els.mode, "change", (event) => playback.change({ mode: event.target.value }));

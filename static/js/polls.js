@@ -1,6 +1,7 @@
 // Class questions: the instructor asks where the knight goes next, each student answers with one
 // square, and the reveal shows the class's answers over the board before the move plays.
 import { refusal } from "./refusals.js";
+import { download } from "./share.js";
 
 // open: the question asked now; mine: this student's answer to it, apart: whether it is counted
 // apart (the page joined after the question was asked); answered: how many of the
@@ -125,16 +126,12 @@ export function createPolls(store, runs, live) {
   }
 
   /** Download the results as a CSV file. */
-  function download(name) {
+  function downloadResults(name) {
     const blob = new Blob([resultsCsv(state().poll.history, name)], { type: "text/csv" });
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(blob);
-    link.download = `knights-tour-class-${state().klass.code ?? "results"}.csv`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 0);
+    download(`knights-tour-class-${state().klass.code ?? "results"}.csv`, blob);
   }
 
   // The questions' news, by the server's name for it.
   const news = { poll_opened: opened, poll_count: counted, poll_revealed: revealed, poll_closed: closed };
-  return { ask, reveal, cancel, answer, restored, forget, download, news };
+  return { ask, reveal, cancel, answer, restored, forget, download: downloadResults, news };
 }

@@ -91,3 +91,11 @@ def other_site():
     served = OtherSite()
     yield served
     served.close()
+
+
+@pytest.fixture
+def restarting(production):
+    """Return a `python -m server` to restart, stopped after the test."""
+    server = production()
+    yield server
+    server.close()

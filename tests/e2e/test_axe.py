@@ -104,9 +104,21 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     leader.locator("#poll-reveal").click()
     expect(student.locator("#poll")).not_to_have_attribute("data-open", "true")
     clean(student, "a question revealed, on a student's page")
+    # The class tournament: the instructor's tools and standings, a student's entry, rank and boards.
+    leader.locator("#tournament > summary").click()
+    leader.locator("#tournament-largest").fill("7")
+    leader.locator("#tournament-largest").dispatch_event("change")
+    leader.locator("#tournament-open").click()
+    expect(student.locator("#tournament")).to_have_attribute("open", "")
+    student.locator("#tournament-name").fill("Ada")
+    student.locator("#tournament-enter").click()
+    expect(student.locator("#tournament-cells .cell-waiting")).to_have_count(0)
+    expect(leader.locator("#tournament-rows tr")).to_have_count(1)
+    clean(student, "the tournament, on a student's page")
+    clean(leader, "the tournament, on the instructor's page")
     leader.locator("#presenter").click()
     leader.wait_for_function("() => document.body.dataset.presenter === 'true'")
-    clean(leader, "the presenter view, a question revealed")
+    clean(leader, "the presenter view, a question revealed, the tournament's standings")
     end_class(leader)
     assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
 

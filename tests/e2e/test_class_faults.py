@@ -137,14 +137,6 @@ def test_a_second_tab_takes_the_class_and_the_first_follows(browser, site, stude
         context.close()
 
 
-@pytest.fixture
-def restarting(production):
-    """Return a `python -m server` to restart, stopped after the test."""
-    server = production()
-    yield server
-    server.close()
-
-
 def test_a_class_goes_on_after_the_server_restarts(browser, restarting):
     contexts = [browser.new_context(viewport=VIEWPORT) for _ in range(3)]
     try:

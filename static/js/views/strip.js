@@ -20,30 +20,33 @@ function tallyWords(tally) {
     + (tally.waiting ? t("strip.tallyWaiting", tally) : "");
 }
 
+/**
+ * Return a board's cell: a link to its run when the page can run it (limits: the server's), else
+ * its words alone; every: the strip tries every square of one board, and its cells name squares.
+ */
+export function boardCell(limits, { board, cell }, order, settings, every) {
+  const { rows, cols, start } = board;
+  const name = `${rows} × ${cols}`;
+  const words = t("strip.cell", { board: name, start: squareName(start, rows, cols), outcome: outcomeWords(cell) });
+  const runnable = rows <= limits.maxSide && cols <= limits.maxSide;
+  const el = document.createElement(runnable ? "a" : "span");
+  if (runnable) {
+    // A search stopped at the budget opens stopped where the strip's stopped: its events are its budget.
+    const budget = cell?.outcome === "stopped" ? cell.events ?? null : null;
+    el.href = toLink({ ...settings, mode: "board", rows, cols, start, order, budget }, null);
+    Object.assign(el, { target: "_blank", rel: "noopener" }); // the strip stays open in its tab
+  }
+  el.className = `strip-cell cell-${cell ? cell.outcome : "waiting"}`;
+  el.textContent = every ? squareName(start, rows, cols) : String(rows);
+  el.title = runnable ? words : `${words}. ${t("strip.tooBig", { board: name, max: limits.maxSide })}`;
+  el.setAttribute("aria-label", el.title);
+  const item = document.createElement("li");
+  item.append(el);
+  return item;
+}
+
 /** Return the strip's view; limits are the server's (the largest board a run may have). */
 export function createStripView(els, limits) {
-  /** Return a board's cell: a link to its run when the page can run it, else its words alone. */
-  function boardCell({ board, cell }, order, settings, every) {
-    const { rows, cols, start } = board;
-    const name = `${rows} × ${cols}`;
-    const words = t("strip.cell", { board: name, start: squareName(start, rows, cols), outcome: outcomeWords(cell) });
-    const runnable = rows <= limits.maxSide && cols <= limits.maxSide;
-    const el = document.createElement(runnable ? "a" : "span");
-    if (runnable) {
-      // A search stopped at the budget opens stopped where the strip's stopped: its events are its budget.
-      const budget = cell?.outcome === "stopped" ? cell.events : null;
-      el.href = toLink({ ...settings, mode: "board", rows, cols, start, order, budget }, null);
-      Object.assign(el, { target: "_blank", rel: "noopener" }); // the strip stays open in its tab
-    }
-    el.className = `strip-cell cell-${cell ? cell.outcome : "waiting"}`;
-    el.textContent = every ? squareName(start, rows, cols) : String(rows);
-    el.title = runnable ? words : `${words}. ${t("strip.tooBig", { board: name, max: limits.maxSide })}`;
-    el.setAttribute("aria-label", el.title);
-    const item = document.createElement("li");
-    item.append(el);
-    return item;
-  }
-
   let shownRows = null;
   let shownChoices = "";
   let shownFrom = [];
@@ -107,7 +110,7 @@ export function createStripView(els, limits) {
       sum.textContent = tallyWords(tally);
       const list = document.createElement("ol");
       list.className = "strip-cells";
-      list.append(...cells.map((each) => boardCell(each, order, settings, setup.every)));
+      list.append(...cells.map((each) => boardCell(limits, each, order, settings, setup.every)));
       row.append(title, sum, list);
       return row;
     }));

@@ -1,0 +1,196 @@
+"""A class's tournament: each student's ordering searched on the same boards, board by board.
+
+The instructor sets the boards (square boards from smallest to largest side, each searched from
+a corner) and the backtracks a board may take. Each student enters one ordering (a new one
+replaces theirs), under a nickname or none, until the instructor closes the entries. The boards
+of every entry are searched in turns, one board of each entry after another, so that the whole
+class's entries fill in together; what each board's search came to is kept as it comes.
+
+An entry is known by an id made from its student's voter id: a student's page, which knows its
+own, finds itself in the standings, and nobody else can tell whose an entry is.
+"""
+
+import hashlib
+import re
+import threading
+import time
+from collections import deque
+
+from ..engine.orderings import check_order
+from ..engine.survey import BACKTRACKED, CLEAN, LOST, NONE, STOPPED
+from ..replies import Refusal
+from ..wire import shown
+
+MAX_ENTRIES = 500  # a lecture hall's students, with room for those who come late
+MAX_NAME = 24  # as an ordering's name (the page's library.js)
+# A nickname: letters (any script) and digits first, then those, spaces and a few marks.
+NAME = re.compile(r"[^\W_][\w .'+-]*")
+ID = re.compile(r"[0-9a-f]{12}")
+# A board's end in one letter, as the standings carry it; "." for a board not searched yet.
+CODES = {CLEAN: "c", BACKTRACKED: "b", STOPPED: "s", NONE: "n", LOST: "l"}
+WAITING = "."
+
+NOT_OPEN = "the tournament is not taking entries: the instructor has closed it, or opened none"
+FULL = f"the tournament has {MAX_ENTRIES} entries, as many as it takes"
+BAD_NAME = (
+    f"a nickname has at most {MAX_NAME} letters, digits, spaces and . ' + - _, "
+    "beginning with a letter or digit"
+)
+NO_ENTRY = "there is no entry with that id"
+AGAIN_MS = 2000  # between two entries of one student: a script's flood of them is a few a second
+TOO_SOON = "you entered an ordering a moment ago: wait a second or two before entering another"
+
+
+def entry_id(voter):
+    """Return the id of a voter's entry: its student's page can tell it, nobody else whose it is."""
+    return hashlib.sha256(f"entry:{voter}".encode()).hexdigest()[:12]
+
+
+def check_name(name):
+    """Return a nickname tidied (None for none), or raise a Refusal saying what a nickname may be."""
+    if name is None:
+        return None
+    if not isinstance(name, str):
+        raise Refusal("tournament.bad_name", BAD_NAME)
+    tidy = " ".join(name.split())
+    if tidy == "":
+        return None
+    if len(tidy) > MAX_NAME or not NAME.fullmatch(tidy):
+        raise Refusal("tournament.bad_name", BAD_NAME)
+    return tidy
+
+
+class Entry:
+    """One student's ordering, its nickname (None: anonymous) and what each board came to."""
+
+    def __init__(self, id, order, name, submitted, boards):
+        self.id, self.order, self.name, self.submitted = id, order, name, submitted
+        self.hidden = False  # its nickname, hidden by the instructor
+        self.codes = [WAITING] * boards
+        self.backtracks = [0] * boards
+        self.next = 0  # its next board to search
+
+    def row(self):
+        """Return the entry as the room is told it (a hidden nickname left out)."""
+        return {
+            "id": self.id,
+            "name": None if self.hidden else self.name,
+            "hidden": self.hidden,
+            "order": self.order,
+            "submitted": self.submitted,
+            "outcomes": "".join(self.codes),
+            "backtracks": list(self.backtracks),
+        }
+
+
+class Tournament:
+    """A class's tournament: its rules, whether it takes entries, and its entries by id."""
+
+    def __init__(self, number, rules):
+        self.number = number  # the class's how-manieth: news of an earlier one is told apart
+        self.rules = rules
+        self.open = True
+        self.entries = {}
+        self._turns = deque()  # the entries with boards to search, the next in turn first
+        self._news = {"entries": {}, "cells": []}  # what the room has not been told yet
+        # Entries come from the handlers, boards' ends from the helpers' answers.
+        self._lock = threading.Lock()
+
+    def enter(self, id, order, name, submitted=None):
+        """Take (or replace) an entry: order checked, name a nickname or None; return it."""
+        with self._lock:
+            if not self.open:
+                raise Refusal("tournament.closed", NOT_OPEN)
+            check_order(order)
+            name = check_name(name)
+            if id not in self.entries and len(self.entries) >= MAX_ENTRIES:
+                raise Refusal("tournament.full", FULL)
+            now = int(time.time() * 1000)
+            before = self.entries.get(id)
+            if submitted is None and before is not None and now - before.submitted < AGAIN_MS:
+                raise Refusal("tournament.too_soon", TOO_SOON)
+            entry = Entry(id, order, name, now if submitted is None else submitted, len(self.rules.boards()))
+            self.entries.pop(id, None)
+            # The same nickname again stays hidden: the instructor hid it, not the ordering.
+            entry.hidden = before is not None and before.hidden and before.name == name
+            self.entries[id] = entry
+            self._turns.append(entry)
+            self._news["entries"][id] = entry
+            return entry
+
+    def hide(self, id, hidden):
+        """Hide (or show again) an entry's nickname."""
+        with self._lock:
+            entry = self.entries.get(id)
+            if entry is None:
+                raise Refusal("tournament.no_entry", NO_ENTRY)
+            entry.hidden = hidden
+            self._news["entries"][id] = entry
+
+    def close(self):
+        """Take no more entries; those taken are searched to the end."""
+        with self._lock:
+            self.open = False
+
+    def take(self):
+        """Return the next board to search, ((entry, index), (rows, cols, start, order, seed,
+        budget)), one entry's after another's, or None if every board is searched or at it."""
+        with self._lock:
+            while self._turns:
+                entry = self._turns.popleft()
+                if self.entries.get(entry.id) is not entry or entry.next >= len(entry.codes):
+                    continue  # replaced since, or every board of it asked for
+                index, entry.next = entry.next, entry.next + 1
+                if entry.next < len(entry.codes):
+                    self._turns.append(entry)
+                side, start = self.rules.boards()[index]
+                return (entry, index), (side, side, start, entry.order, 0, self.rules.budget)
+            return None
+
+    def record(self, key, result):
+        """Note what an entry's board came to (survey.cell); an entry since replaced is let be."""
+        with self._lock:
+            entry, index = key
+            if self.entries.get(entry.id) is not entry:
+                return False
+            entry.codes[index] = CODES.get(result["outcome"], CODES[LOST])
+            entry.backtracks[index] = result["backtracks"]
+            self._news["cells"].append([entry.id, index, entry.codes[index], entry.backtracks[index]])
+            return True
+
+    def state(self):
+        """Return the whole tournament as the room is told it."""
+        with self._lock:
+            return {
+                "tournament": self.number,
+                "open": self.open,
+                **self.rules.payload(),
+                "entries": [entry.row() for entry in self.entries.values()],
+            }
+
+    def news(self):
+        """Return what changed since the last news: entries new or changed, and boards ended."""
+        with self._lock:
+            entries, cells = self._news["entries"], self._news["cells"]
+            self._news = {"entries": {}, "cells": []}
+            rows = [entry.row() for id, entry in entries.items() if self.entries.get(id) is entry]
+            changed = {row["id"] for row in rows}
+            # A new entry's row has its boards so far: only later boards come apart.
+            cells = [cell for cell in cells if cell[0] not in changed]
+            return {"tournament": self.number, "open": self.open, "entries": rows, "cells": cells}
+
+    def restore(self, rows):
+        """Take back the entries of a tournament the class had before its server restarted (as its
+        instructor's page kept them: id, order, name, submitted, hidden); their boards are searched
+        again."""
+        if not isinstance(rows, list) or len(rows) > MAX_ENTRIES:
+            raise ValueError(f"entries must be a list of at most {MAX_ENTRIES}, not {shown(rows)}")
+        for row in rows:
+            id = row.get("id") if isinstance(row, dict) else None
+            if not isinstance(id, str) or not ID.fullmatch(id):
+                raise ValueError(f"an entry needs the id of an entry, not {shown(row)}")
+            submitted = row.get("submitted")
+            if type(submitted) is not int or not 0 <= submitted < 2**53:
+                raise ValueError(f"an entry's submitted is a millisecond, not {shown(submitted)}")
+            entry = self.enter(id, row.get("order"), row.get("name"), submitted)
+            entry.hidden = row.get("hidden") is True

@@ -1,0 +1,89 @@
+"""Boards searched to their end one after another, off the worker that serves the sockets.
+
+A feed takes its boards from a source as it goes, keeps at most `in_flight` of them at the
+helper processes (pool.py) in its share's turn, and hands each board's end to a callback as it
+comes. With no helpers the worker searches the boards itself, one between turns at everything
+else. A strip (strips.py) and a class's tournament (classes/contest.py) are each one feed.
+"""
+
+import threading
+
+from ..engine.legs import cell_job
+from ..engine.survey import LOST, cell
+from ..extension import socketio
+
+LOST_CELL = {"outcome": LOST, "backtracks": 0, "events": 0}
+
+
+class CellFeed:
+    """Search the boards that take() gives, (key, (rows, cols, start, order, seed, budget)), and
+    call deliver(key, result) with each one's end (survey.cell); take() gives None when it has
+    no board for now, and more() asks it again."""
+
+    def __init__(self, pool, share, take, deliver, in_flight):
+        self.pool, self.share = pool, share
+        self._take, self._deliver, self._in_flight = take, deliver, in_flight
+        self._asked = set()  # futures of the boards at the helpers
+        self._searching = False  # the worker searches boards itself (no helpers)
+        self._ended = False
+        self._lock = threading.Lock()
+
+    def more(self):
+        """Ask for boards until in_flight are at the helpers (or start searching them here)."""
+        if self.pool is None:
+            with self._lock:
+                start, self._searching = not (self._searching or self._ended), True
+            if start:
+                socketio.start_background_task(self._search_here)
+            return
+        while self._ask_next():
+            pass
+
+    @property
+    def stopped(self):
+        """Tell whether the feed was stopped."""
+        return self._ended
+
+    def stop(self):
+        """Stop asking; boards waiting for a helper are never searched."""
+        with self._lock:
+            self._ended = True
+            asked, self._asked = self._asked, set()
+        for future in asked:
+            future.cancel()
+
+    def _ask_next(self):
+        with self._lock:
+            board = None
+            if not self._ended and len(self._asked) < self._in_flight:
+                board = self._take()
+            if board is None:
+                return False
+            key, args = board
+            future = self.pool.ask(self.share, cell_job(*args))
+            self._asked.add(future)
+        future.add_done_callback(lambda done: self._answered(done, key))
+        return True
+
+    def _answered(self, future, key):
+        with self._lock:
+            self._asked.discard(future)
+            if self._ended or future.cancelled():
+                return
+        try:
+            result = future.result()
+        except OSError:  # a helper lost (killed, out of memory): the board says so
+            result = LOST_CELL
+        self._deliver(key, result)
+        self.more()
+
+    def _search_here(self):
+        while True:
+            with self._lock:
+                board = None if self._ended else self._take()
+                if board is None:
+                    self._searching = False
+                    return
+            key, args = board
+            self._deliver(key, cell(*args))
+            socketio.sleep(0)  # every other client's turn between two boards

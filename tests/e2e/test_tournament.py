@@ -1,0 +1,156 @@
+"""A class tournament in real browsers: the instructor opens it, three students compose and
+enter orderings (one on a phone), the standings rank them as the engine's searches end, and the
+instructor hides a nickname, watches and races entries, downloads the CSV, closes the entries,
+and gets it all back after the server restarts."""
+
+import csv
+import io
+import re
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from server.engine.survey import cell
+from tests.e2e.test_class_faults import FOLLOWING, lead
+from tests.support.page import READY, artifact
+
+SIDES = range(5, 13)  # the tournament's boards, from a corner
+BUDGET = 2_000
+PHONE = {"width": 390, "height": 844}
+ENTRIES = [("onward,-corner", "Ada", PHONE), ("naive", "Bo", None), ("warnsdorff", "", None)]
+
+
+def standing(order):
+    """Return (clean boards, backtracks in all) of an ordering, each board searched by the engine."""
+    ends = [cell(n, n, 0, order, 0, BUDGET) for n in SIDES]
+    return sum(end["outcome"] == "clean" for end in ends), sum(end["backtracks"] for end in ends)
+
+
+def open_tournament(page):
+    page.locator("#tournament > summary").click()
+    page.get_by_label("Smallest side", exact=True).last.fill(str(SIDES[0]))
+    page.locator("#tournament-smallest").dispatch_event("change")
+    page.locator("#tournament-largest").fill(str(SIDES[-1]))
+    page.locator("#tournament-largest").dispatch_event("change")
+    page.locator("#tournament-budget").fill(str(BUDGET))
+    page.locator("#tournament-budget").dispatch_event("change")
+    page.get_by_role("button", name="Open a tournament").click()
+    expect(page.locator("#tournament-status")).to_contain_text("entries are open")
+
+
+def enter(student, order, name):
+    """Compose an ordering in the student's composer and enter it under a nickname."""
+    student.locator("#composer > summary").click()
+    student.get_by_label("Written form").fill(order)
+    student.get_by_label("Written form").press("Enter")
+    if name:
+        student.get_by_label("Your nickname (optional)").fill(name)
+    student.get_by_role("button", name="Enter this ordering").click()
+    expect(student.locator("#tournament-note")).to_have_text("Your ordering is entered.")
+
+
+def row_of(page, name):
+    """Return the standings row of the entry with that nickname (as its row's header shows it)."""
+    return page.locator("#tournament-rows tr").filter(
+        has=page.locator("th", has_text=re.compile(f"^{name}$"))
+    )
+
+
+def names_in_order(page):
+    return page.locator("#tournament-rows th").all_inner_texts()
+
+
+def test_a_class_tournament_from_entries_to_standings_csv_and_a_restart(browser, restarting):
+    contexts = []
+    try:
+        contexts.append(browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True))
+        page, code = lead(contexts[0], restarting.url)
+        open_tournament(page)
+        room = []
+        for order, name, viewport in ENTRIES:
+            contexts.append(browser.new_context(viewport=viewport or {"width": 1280, "height": 900}))
+            student = contexts[-1].new_page()
+            student.goto(f"{restarting.url}/?class={code}")
+            student.wait_for_function(FOLLOWING)
+            expect(student.locator("#tournament")).to_have_attribute("open", "")
+            enter(student, order, name)
+            room.append(student)
+
+        total = len(ENTRIES) * len(SIDES)
+        expect(page.locator("#tournament-status")).to_contain_text(
+            f"Boards searched: {total} of {total}.", timeout=30_000
+        )
+        # Ranked as the engine's own searches rank them: more clean boards, then fewer backtracks.
+        scores = {name or "anonymous": standing(order) for order, name, _ in ENTRIES}
+        ranked = sorted(scores, key=lambda name: (-scores[name][0], scores[name][1]))
+        assert names_in_order(page) == ranked
+        for student, (_, name, _) in zip(room, ENTRIES, strict=True):
+            clean, backtracks = scores[name or "anonymous"]
+            rank = ranked.index(name or "anonymous") + 1
+            words = f"{clean} of {len(SIDES)} boards without a backtrack, {backtracks:,} backtracks in all."
+            expect(student.locator("#tournament-mine")).to_have_text(f"You are {rank} of 3: {words}")
+            expect(student.locator("#tournament-cells li")).to_have_count(len(SIDES))
+            expect(student.locator(".tournament-me th")).to_contain_text("(you)")
+        room[0].screenshot(path=artifact("tournament_phone.png"), full_page=True)
+
+        # The instructor hides a nickname: every page shows the entry without it.
+        row_of(page, "Bo").get_by_role("button", name=re.compile("^Hide name")).click()
+        for student in room[::2]:
+            expect(student.locator("#tournament-rows")).to_contain_text("(name hidden)")
+            expect(student.locator("#tournament-rows")).not_to_contain_text("Bo")
+
+        # The standings as CSV: one row per entry, best first.
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Standings as CSV").click()
+        rows = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text())))
+        assert [row["nickname"] or "Bo" for row in rows] == ranked
+        assert [(int(row["clean"]), int(row["backtracks"])) for row in rows] == [
+            scores[name] for name in ranked
+        ]
+        assert {row["ordering"] for row in rows} == {"onward,-corner", "naive", "warnsdorff"}
+
+        # An entry set up on the board for the class, then raced against another.
+        row_of(page, "Ada").get_by_role("button", name=re.compile("^Watch")).click()
+        assert page.evaluate("() => knightsTour.store.settings.order") == "onward,-corner"
+        row_of(page, "anonymous").get_by_role("button", name=re.compile("^Race")).click()
+        assert page.evaluate(
+            "() => [knightsTour.store.settings.mode, knightsTour.store.settings.versus]"
+        ) == ["race", "warnsdorff"]
+        page.get_by_role("button", name="Play").click()
+        room[1].wait_for_function("() => knightsTour.store.settings.mode === 'race'")
+        assert room[1].evaluate("() => knightsTour.store.settings.order") == "onward,-corner"
+
+        page.set_viewport_size({"width": 1920, "height": 1080})
+        page.get_by_role("button", name="Presenter view").click()
+        expect(page.locator("#tournament")).to_be_visible()
+        page.screenshot(path=artifact("tournament_projector.png"))
+        page.get_by_role("button", name="Leave presenter view").click()
+
+        # The server restarts: the instructor's page brings the tournament back, its entries searched again.
+        before = names_in_order(page)
+        restarting.restart()
+        page.wait_for_function(READY, timeout=20_000)
+        expect(page.locator("#tournament-status")).to_contain_text(
+            f"Boards searched: {total} of {total}.", timeout=30_000
+        )
+        assert names_in_order(page) == before
+        for student in room:
+            student.wait_for_function(FOLLOWING, timeout=20_000)
+            expect(student.locator("#tournament-mine")).to_contain_text("of 3:", timeout=20_000)
+        expect(room[0].locator("#tournament-rows")).to_contain_text("(name hidden)")
+
+        # Closed: nobody enters any more; a late joiner still sees the standings.
+        page.get_by_role("button", name="Close the entries").click()
+        for student in room:
+            expect(student.locator("#tournament-status")).to_contain_text("entries are closed")
+            expect(student.get_by_role("button", name="Enter this ordering")).to_be_disabled()
+        contexts.append(browser.new_context(viewport={"width": 1280, "height": 900}))
+        late = contexts[-1].new_page()
+        late.goto(f"{restarting.url}/?class={code}")
+        late.wait_for_function(FOLLOWING)
+        expect(late.locator("#tournament-rows tr")).to_have_count(3)
+        expect(late.locator("#tournament-mine")).to_have_text("You have not entered an ordering yet.")
+        page.get_by_role("button", name="End class").click()
+    finally:
+        for context in contexts:
+            context.close()
