@@ -108,8 +108,10 @@ def on_tournament_close(data=None):
 def on_tournament_hide(data=None):
     """The instructor's page hides an entry's nickname from the room (or shows it again)."""
     klass = _led()
-    if not isinstance(data, dict) or not isinstance(data.get("hidden", True), bool):
-        raise ValueError("'tournament_hide' needs an object with entry, and hidden true or false")
+    if not isinstance(data, dict) or not isinstance(data.get("entry"), str):
+        raise ValueError(f"'tournament_hide' needs an object with an entry's id, not {shown(data)}")
+    if not isinstance(data.get("hidden", True), bool):
+        raise ValueError("'tournament_hide' takes hidden true or false")
     _tournament(klass).hide(data.get("entry"), data.get("hidden", True))
     klass.standings.poke()
 

@@ -128,12 +128,13 @@ export function bindInputs(els, store, runs, actions) {
   });
   // A standings row's buttons: set its ordering up on the board, race it, hide or show its nickname.
   click(els.tournamentRows, (event) => {
-    const button = event.target.closest("button");
-    if (!button) return;
-    const { watch, race, entry, hidden } = button.dataset;
-    if (watch) playback.change({ mode: "board", order: watch });
-    else if (race) playback.change({ mode: "race", versus: race });
-    else if (entry) tournament.hide(entry, hidden === "true");
+    const button = event.target.closest("button[data-action]");
+    const entry = button && store.state.tournament.entries[button.closest("tr").dataset.entry];
+    if (!entry) return;
+    const { action } = button.dataset;
+    if (action === "watch") playback.change({ mode: "board", order: entry.order });
+    else if (action === "race") playback.change({ mode: "race", versus: entry.order });
+    else tournament.hide(entry.id, !entry.hidden);
   });
   on(els.closed, "change", () => playback.change({ closed: els.closed.checked }));
   on(els.allTours, "change", () => playback.change({ allTours: els.allTours.checked }));

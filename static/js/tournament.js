@@ -171,7 +171,11 @@ export function createTournament(store, server) {
         if (before?.code !== answer.code) return;
         delete before.code;
       }
-      server.request("tournament_open", before).then((again) => { if (told(again)) take(again); });
+      server.request("tournament_open", before).then((again) => {
+        if (!told(again)) return;
+        take(again);
+        set({ note: { id: "tournament.restored" } });
+      });
     },
 
     /** Forget the tournament (the class ended, or the page left it); with keepMine, the class has none

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from server.engine.survey import cell
 from tests.e2e.test_class_faults import FOLLOWING, lead
-from tests.support.page import READY, artifact
+from tests.support.page import artifact
 
 SIDES = range(5, 13)  # the tournament's boards, from a corner
 BUDGET = 2_000
@@ -28,7 +28,7 @@ def standing(order):
 
 def open_tournament(page):
     page.locator("#tournament > summary").click()
-    page.get_by_label("Smallest side", exact=True).last.fill(str(SIDES[0]))
+    page.get_by_label("Smallest board").fill(str(SIDES[0]))
     page.locator("#tournament-smallest").dispatch_event("change")
     page.locator("#tournament-largest").fill(str(SIDES[-1]))
     page.locator("#tournament-largest").dispatch_event("change")
@@ -129,7 +129,10 @@ def test_a_class_tournament_from_entries_to_standings_csv_and_a_restart(browser,
         # The server restarts: the instructor's page brings the tournament back, its entries searched again.
         before = names_in_order(page)
         restarting.restart()
-        page.wait_for_function(READY, timeout=20_000)
+        expect(page.locator("#tournament-note")).to_have_text(
+            "The tournament is back after the server restarted: its entries are searched again.",
+            timeout=20_000,
+        )
         expect(page.locator("#tournament-status")).to_contain_text(
             f"Boards searched: {total} of {total}.", timeout=30_000
         )

@@ -12,13 +12,13 @@ const SHOWN = 10; // rows a student's page and the projector show: the leaders, 
 /** Return the square a tournament's board of side n starts from (server/wire.py TournamentRules). */
 const startOf = (n, start) => (start === "corner" ? 0 : Math.floor(n / 2) * n + Math.floor(n / 2));
 
-/** Return a button of a standings row. */
-function rowButton(label, words, data) {
+/** Return a button of a standings row: action is what it does (watch, race, hide), words its full name. */
+function rowButton(label, words, action) {
   const button = document.createElement("button");
   button.type = "button";
   button.textContent = t(label);
   button.setAttribute("aria-label", words);
-  Object.assign(button.dataset, data);
+  button.dataset.action = action;
   return button;
 }
 
@@ -34,6 +34,7 @@ export function createTournamentView(els, limits) {
 
   function tableRow(row, { mine, leading, library }) {
     const tr = document.createElement("tr");
+    tr.dataset.entry = row.id;
     if (row.id === mine) tr.className = "tournament-me";
     const label = orderLabel(row.order, library);
     const cells = [["rank", String(row.rank)], ["name", nameOf(row, mine)], ["order", label],
@@ -57,11 +58,10 @@ export function createTournamentView(els, limits) {
       td.className = "col-actions";
       const who = row.name && !row.hidden ? row.name : t("tournament.entryRanked", { rank: row.rank });
       td.append(
-        rowButton("tournament.watch", t("tournament.watchLabel", { name: who }), { watch: row.order }),
-        rowButton("tournament.race", t("tournament.raceLabel", { name: who }), { race: row.order }),
+        rowButton("tournament.watch", t("tournament.watchLabel", { name: who }), "watch"),
+        rowButton("tournament.race", t("tournament.raceLabel", { name: who }), "race"),
         rowButton(row.hidden ? "tournament.show" : "tournament.hide",
-          t(row.hidden ? "tournament.showLabel" : "tournament.hideLabel", { rank: row.rank }),
-          { entry: row.id, hidden: String(!row.hidden) }),
+          t(row.hidden ? "tournament.showLabel" : "tournament.hideLabel", { rank: row.rank }), "hide"),
       );
       tr.append(td);
     }
@@ -135,7 +135,15 @@ export function createTournamentView(els, limits) {
     const shown = short ? rows.filter((row, i) => i < SHOWN || row.id === mine) : rows;
     const context = { mine: following ? mine : null, leading: leading && !presenting, library: orderings.library };
     els.tournamentActionsHead.hidden = !context.leading;
+    // The rows are drawn again as boards end: a row's button that had the focus gives it to its
+    // successor, so that a keyboard user is not thrown out of the table twice a second.
+    const focused = els.tournamentRows.contains(document.activeElement) ? document.activeElement : null;
+    const was = focused && { entry: focused.closest("tr")?.dataset.entry, action: focused.dataset.action };
     els.tournamentRows.replaceChildren(...shown.map((row) => tableRow(row, context)));
+    if (was) {
+      const row = [...els.tournamentRows.rows].find((each) => each.dataset.entry === was.entry);
+      row?.querySelector(`button[data-action="${was.action}"]`)?.focus();
+    }
     els.tournamentTable.hidden = !rows.length;
     setText(els.tournamentMore, rows.length > shown.length ? t("tournament.more", { n: rows.length - shown.length }) : "");
   }

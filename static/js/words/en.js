@@ -528,9 +528,9 @@ export const EN = {
   "tournament.title": "Class tournament",
   "tournament.hintLead": "Open a tournament: each student enters an ordering, and the server tries every entry on the same boards. The standings fill in live.",
   "tournament.hintStudent": "Enter the ordering you composed (under Ordering: Compose your own ordering). The server tries it on every board. You can enter a better one until the instructor closes the entries.",
-  "tournament.smallest": "Smallest side",
-  "tournament.largest": "Largest side",
-  "tournament.budget": "Backtracks allowed on each board",
+  "tournament.smallest": "Smallest board",
+  "tournament.largest": "Largest board",
+  "tournament.budget": "Backtracks per board",
   "tournament.start": "Each board from",
   "tournament.start.corner": "a corner",
   "tournament.start.centre": "the centre",
@@ -581,4 +581,5 @@ export const EN = {
   "refusal.tournament.no_entry": "There is no such entry.",
   "refusal.tournament.too_soon": "You entered an ordering a moment ago: wait a second or two before entering another.",
   "composer.keptFollowing": "{name} is kept in Yours. The board shows the class's run; enter it in the class tournament, or leave the class to run it.",
+  "tournament.restored": "The tournament is back after the server restarted: its entries are searched again.",
 };

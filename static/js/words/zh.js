@@ -528,9 +528,9 @@ export const ZH = {
   "tournament.title": "班级锦标赛",
   "tournament.hintLead": "开启一场锦标赛：每位学生提交一种走法顺序，服务器在同样的棋盘上逐一尝试每个参赛顺序，排名实时更新。",
   "tournament.hintStudent": "提交你设计的走法顺序（在“走法顺序：设计你自己的顺序”中设计）。服务器会在每块棋盘上尝试它。在老师截止报名之前，你可以提交更好的顺序。",
-  "tournament.smallest": "最小边长",
-  "tournament.largest": "最大边长",
-  "tournament.budget": "每块棋盘允许的回溯次数",
+  "tournament.smallest": "最小棋盘",
+  "tournament.largest": "最大棋盘",
+  "tournament.budget": "每块棋盘的回溯上限",
   "tournament.start": "每块棋盘的起点",
   "tournament.start.corner": "角落",
   "tournament.start.centre": "中心",
@@ -581,4 +581,5 @@ export const ZH = {
   "refusal.tournament.no_entry": "没有这个参赛顺序。",
   "refusal.tournament.too_soon": "你刚刚提交过走法顺序：请稍等一两秒再提交。",
   "composer.keptFollowing": "{name} 已保存在“你的顺序”中。棋盘显示的是班级的演示；可以把它提交到班级锦标赛，或离开班级后自己运行。",
+  "tournament.restored": "服务器重启后锦标赛已恢复：所有参赛顺序会重新搜索。",
 };
