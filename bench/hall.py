@@ -17,10 +17,11 @@ import math
 import os
 import re
 import time
+import traceback
 
 from common import ROOT  # also puts the project on the import path
 from load import Load, offers_on_the_wire
-from processes import Sampler, ServerProcess
+from processes import Sampler, ServerProcess, watchdog
 
 FOLLOWERS_PER_PROC = 500  # followers in one load process, by default
 GOAL_P95_MS = 250  # a follower's delivery delay, and its lag behind schedule, at the 95th percentile
@@ -245,3 +246,35 @@ class Hall:
     def command_line(self):
         """Return the server's command, with the project's paths relative to it."""
         return " ".join(os.path.relpath(c, ROOT) if c.startswith("/") else c for c in self.server.command)
+
+
+def run_and_report(bench, seconds, passed):
+    """Run a single-server scenario (a Hall), print its figures, its log's problems and its
+    notes, or what failed; return the exit status. seconds: the watchdog's limit; passed: the
+    sentence that says what was checked, printed when nothing was wrong."""
+    wire, problems = check_offers()
+    print(wire, flush=True)
+    timer = watchdog(seconds, lambda: bench.server and bench.server.close())
+    try:
+        bench.run()
+        text = bench.report()
+    except Exception:  # noqa: BLE001 - a run that could not finish is a failure
+        print(f"\ncould not run:\n{traceback.format_exc()}", flush=True)
+        print(bench.log[-3000:])
+        return 1
+    finally:
+        timer.cancel()
+    print(f"\n=== production ({bench.command_line()})")
+    print(text)
+    for line in bench.log_lines():
+        print(line)
+    for note in bench.notes:
+        print(f"note: {note}")
+    problems += bench.problems
+    if problems:
+        print(f"FUNCTIONAL PROBLEMS ({len(problems)}):")
+        for problem in problems[:30]:
+            print(f"  {problem}")
+    else:
+        print(passed)
+    return 1 if problems or bench.log_problems else 0

@@ -35,13 +35,19 @@ import os
 import random
 import sys
 import time
-import traceback
 from importlib import metadata
 
 import common  # noqa: F401 - puts the project on the import path
-from hall import FOLLOWERS_PER_PROC, GOAL_P95_MS, GOAL_SKIP_EXTRA_MS, Hall, check_offers, split, verdict
+from hall import (
+    FOLLOWERS_PER_PROC,
+    GOAL_P95_MS,
+    GOAL_SKIP_EXTRA_MS,
+    Hall,
+    run_and_report,
+    split,
+    verdict,
+)
 from load import Expected
-from processes import watchdog
 from stats import delivered, fan_out, lags, spread
 
 from server.classes.poll_events import COUNT_EVERY
@@ -490,38 +496,14 @@ def main(argv=None):
         f"Python {sys.version.split()[0]}, python-socketio {metadata.version('python-socketio')}, "
         f"gunicorn {metadata.version('gunicorn')}, gevent {metadata.version('gevent')}"
     )
-    wire, problems = check_offers()
-    print(wire, flush=True)
-    bench = Polls(args)
-    timer = watchdog(600 + 0.3 * args.followers, lambda: bench.server and bench.server.close())
-    try:
-        bench.run()
-        text = bench.report()
-    except Exception:  # noqa: BLE001 - a run that could not finish is a failure
-        print(f"\ncould not run:\n{traceback.format_exc()}", flush=True)
-        print(bench.log[-3000:])
-        return 1
-    finally:
-        timer.cancel()
-    print(f"\n=== production ({bench.command_line()})")
-    print(text)
-    for line in bench.log_lines():
-        print(line)
-    for note in bench.notes:
-        print(f"note: {note}")
-    problems += bench.problems
-    if problems:
-        print(f"FUNCTIONAL PROBLEMS ({len(problems)}):")
-        for problem in problems[:30]:
-            print(f"  {problem}")
-    else:
-        print(
-            "functional checks: every follower got both runs' batches in order, equal to the "
-            "instructor's and the search's; each of class A got poll_opened and poll_revealed once, "
-            "as sent, and the move; the question and its result match the search and the answers "
-            "sent; no refusals, no drops, no extension accepted"
-        )
-    return 1 if problems or bench.log_problems else 0
+    return run_and_report(
+        Polls(args),
+        600 + 0.3 * args.followers,
+        "functional checks: every follower got both runs' batches in order, equal to the "
+        "instructor's and the search's; each of class A got poll_opened and poll_revealed once, "
+        "as sent, and the move; the question and its result match the search and the answers "
+        "sent; no refusals, no drops, no extension accepted",
+    )
 
 
 if __name__ == "__main__":

@@ -34,12 +34,10 @@ import os
 import random
 import sys
 import time
-import traceback
 from importlib import metadata
 
 import common  # noqa: F401 - puts the project on the import path
-from hall import FOLLOWERS_PER_PROC, GOAL_P95_MS, Hall, check_offers, split, verdict
-from processes import watchdog
+from hall import FOLLOWERS_PER_PROC, GOAL_P95_MS, Hall, run_and_report, split, verdict
 from stats import delivered, fan_out, lags, spread
 
 from server.classes.tournaments import CODES
@@ -325,36 +323,12 @@ def main(argv=None):
         f"{default_size()}; Python {sys.version.split()[0]}, gunicorn {metadata.version('gunicorn')}, "
         f"gevent {metadata.version('gevent')}"
     )
-    wire, problems = check_offers()
-    print(wire, flush=True)
-    bench = Tournament(args)
-    timer = watchdog(args.max_seconds + 600, lambda: bench.server and bench.server.close())
-    try:
-        bench.run()
-        text = bench.report()
-    except Exception:  # noqa: BLE001 - a run that could not finish is a failure
-        print(f"\ncould not run:\n{traceback.format_exc()}", flush=True)
-        print(bench.log[-3000:])
-        return 1
-    finally:
-        timer.cancel()
-    print(f"\n=== production ({bench.command_line()})")
-    print(text)
-    for line in bench.log_lines():
-        print(line)
-    for note in bench.notes:
-        print(f"note: {note}")
-    problems += bench.problems
-    if problems:
-        print(f"FUNCTIONAL PROBLEMS ({len(problems)}):")
-        for problem in problems[:30]:
-            print(f"  {problem}")
-    else:
-        print(
-            "functional checks: every follower got the class's batches in order; every entry was taken and "
-            "every board of it searched, the sampled ones as the engine searches them; no refusals"
-        )
-    return 1 if problems or bench.log_problems else 0
+    return run_and_report(
+        Tournament(args),
+        args.max_seconds + 600,
+        "functional checks: every follower got the class's batches in order; every entry was taken and "
+        "every board of it searched, the sampled ones as the engine searches them; no refusals",
+    )
 
 
 if __name__ == "__main__":

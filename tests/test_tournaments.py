@@ -224,8 +224,9 @@ def test_who_may_do_what_and_bad_requests(people, live_server):
     refused(
         teacher, "tournament_hide", {"entry": "x", "hidden": "yes"}, "request.invalid", "hidden true or false"
     )
-    refused(teacher, "tournament_hide", {"entry": []}, "request.invalid", "needs an object with an entry's id")
-    refused(teacher, "tournament_hide", ["x"], "request.invalid", "needs an object with an entry's id")
+    no_id = "needs an object with an entry's id"
+    refused(teacher, "tournament_hide", {"entry": []}, "request.invalid", no_id)
+    refused(teacher, "tournament_hide", ["x"], "request.invalid", no_id)
     assert student.call("tournament_enter", {"order": "naive"})["ok"] is True
     refused(student, "tournament_enter", {"order": "pohl"}, "tournament.too_soon", "a moment ago")
 

@@ -46,6 +46,14 @@ def _guessed(lookup, proven):
         raise
 
 
+def led():
+    """Return the class the requesting page leads, or refuse: it leads none."""
+    klass = classes().led_by(request.sid)
+    if klass is None:
+        raise Refusal("class.not_leading", NOT_LEADING)
+    return klass
+
+
 def check_in_control(sid):
     """Raise ValueError if sid follows a class, whose run only its instructor controls."""
     registry = classes()
@@ -266,9 +274,7 @@ def on_class_leave(data=None):
 def on_class_view(data=None):
     """An instructor's page shows something new: its settings, position, panels or bookmarks."""
     view = check_view(data)
-    klass = classes().led_by(request.sid)
-    if klass is None:
-        raise Refusal("class.not_leading", NOT_LEADING)
+    klass = led()
     with klass.lock:
         feed = klass.main
         latest = feed.started["run"] if feed.started else None
@@ -291,11 +297,8 @@ def on_class_view(data=None):
 @answered
 def on_class_end(data=None):
     """An instructor's page ends its class."""
-    registry = classes()
-    klass = registry.led_by(request.sid)
-    if klass is None:
-        raise Refusal("class.not_leading", NOT_LEADING)
-    end_class(registry, klass, "ended")
+    klass = led()
+    end_class(classes(), klass, "ended")
     return {"code": klass.code}
 
 

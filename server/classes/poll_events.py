@@ -11,7 +11,7 @@ from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.player import Player
 from .directory import Unavailable
-from .events import NOT_FOLLOWING, NOT_LEADING
+from .events import NOT_FOLLOWING, led
 from .polls import ALREADY_OPEN, ENDED, board_squares, check_id, check_series, check_square, prediction
 from .registry import classes, directory
 from .relay import Relay
@@ -76,13 +76,6 @@ def check_unasked(sid):
         raise Refusal("question.open", QUESTION_OPEN)
 
 
-def _led():
-    klass = classes().led_by(request.sid)
-    if klass is None:
-        raise Refusal("class.not_leading", NOT_LEADING)
-    return klass
-
-
 def _id(data):
     return check_id(data.get("id") if isinstance(data, dict) else None)
 
@@ -112,7 +105,7 @@ def _asked_about(klass):
 @answered
 def on_poll_open(data=None):
     """The instructor's page asks the class for the run's next move: the run pauses until it is told."""
-    klass = _led()
+    klass = led()
     series = check_series(data)
     with klass.lock:
         player = _asked_about(klass)
@@ -219,7 +212,7 @@ def _send_count(klass):
 @answered
 def on_poll_reveal(data=None):
     """The instructor's page closes the question: the room gets the result, then the move itself."""
-    klass = _led()
+    klass = led()
     number = _id(data)
     with klass.lock:
         result = klass.polls.reveal(number)
@@ -236,7 +229,7 @@ def on_poll_reveal(data=None):
 @answered
 def on_poll_cancel(data=None):
     """The instructor's page drops the open question; the run stays where it is."""
-    klass = _led()
+    klass = led()
     number = _id(data)
     with klass.lock:
         klass.polls.cancel(number)

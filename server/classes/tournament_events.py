@@ -15,7 +15,7 @@ from ..replies import Refusal, answered
 from ..runs.cells import CellFeed
 from ..runs.registry import runs
 from ..wire import parse_tournament, shown
-from .events import NOT_FOLLOWING, NOT_LEADING
+from .events import NOT_FOLLOWING, led
 from .poll_events import Throttle
 from .registry import classes, directory
 from .tournaments import Tournament, check_name, entry_id
@@ -23,13 +23,6 @@ from .tournaments import Tournament, check_name, entry_id
 NEWS_EVERY = 0.5  # seconds between two news of the standings: two a second at most
 OPEN_ALREADY = "a tournament is open already: close it first"
 NONE_YET = "the class has no tournament"
-
-
-def _led():
-    klass = classes().led_by(request.sid)
-    if klass is None:
-        raise Refusal("class.not_leading", NOT_LEADING)
-    return klass
 
 
 def _tournament(klass):
@@ -75,7 +68,7 @@ def _send_news(klass):
 @answered
 def on_tournament_open(data=None):
     """The instructor's page opens a tournament (or, after a restart, brings its last one back)."""
-    klass = _led()
+    klass = led()
     rules = parse_tournament(data)
     restore = data.get("restore")
     before = klass.tournament
@@ -98,7 +91,7 @@ def on_tournament_open(data=None):
 @answered
 def on_tournament_close(data=None):
     """The instructor's page takes no more entries; those taken are searched to the end."""
-    klass = _led()
+    klass = led()
     _tournament(klass).close()
     klass.standings.poke()
 
@@ -107,7 +100,7 @@ def on_tournament_close(data=None):
 @answered
 def on_tournament_hide(data=None):
     """The instructor's page hides an entry's nickname from the room (or shows it again)."""
-    klass = _led()
+    klass = led()
     if not isinstance(data, dict) or not isinstance(data.get("entry"), str):
         raise ValueError(f"'tournament_hide' needs an object with an entry's id, not {shown(data)}")
     if not isinstance(data.get("hidden", True), bool):
