@@ -22,6 +22,7 @@ import traceback
 from common import ROOT  # also puts the project on the import path
 from load import Load, offers_on_the_wire
 from processes import Sampler, ServerProcess, watchdog
+from stats import delivered, fan_out, lags, spread
 
 FOLLOWERS_PER_PROC = 500  # followers in one load process, by default
 GOAL_P95_MS = 250  # a follower's delivery delay, and its lag behind schedule, at the 95th percentile
@@ -229,6 +230,25 @@ class Hall:
             + (f" ({', '.join(answers)})" if answers else " (no Sec-WebSocket-Extensions in its answer)")
             + f"; {len(everyone) - len(offered)} plain clients offered none"
         )
+
+    def stream(self, followers, instructor, window, run, whose="a class"):
+        """Return a class's stream in a window, from its followers' and instructor's summaries:
+        fan-out spread, lag p95 and max, events/s each, pace; note the batches its instructor
+        never received (whose names the class in the note)."""
+        values, unmatched = fan_out(followers, instructor, window, run)
+        if unmatched:
+            self.problems.append(f"{unmatched} batches of {whose} that its instructor never received")
+        events, _ = delivered(followers, window)
+        late, _, pace = lags(followers, window, self.args.speed, run)
+        # Fan-out cannot see a stall of the whole server (the instructor's copy waits too): lag can.
+        lag = spread(late)
+        return {
+            **spread(values),
+            "lag95": lag["p95"],
+            "lagmax": lag["max"],
+            "rate": events / (window[1] - window[0]) / len(followers),
+            "pace": pace,
+        }
 
     def check_log(self):
         """Keep the lines of the server's log worse than a request line."""

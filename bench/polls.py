@@ -48,7 +48,7 @@ from hall import (
     verdict,
 )
 from load import Expected
-from stats import delivered, fan_out, lags, spread
+from stats import spread
 
 from server.classes.poll_events import COUNT_EVERY
 from server.edge.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
@@ -236,25 +236,12 @@ class Polls(Hall):
             )
         self.check_log()
 
-    def stream(self, everyone, klass, window):
-        """Return a class's stream in a window: fan-out spread, lag p95 and max, events/s each, pace."""
+    def class_stream(self, everyone, klass, window):
+        """Return a class's stream in a window (see Hall.stream)."""
         followers = [everyone[name] for name in self.names[klass]]
-        instructor, run = everyone[INSTRUCTORS[klass]], self.runs[klass]
-        values, unmatched = fan_out(followers, instructor, window, run)
-        if unmatched:
-            self.problems.append(f"{unmatched} batches of class {klass} that its instructor never received")
-        events, _ = delivered(followers, window)
-        span = window[1] - window[0]
-        late, _, pace = lags(followers, window, self.args.speed, run)
-        # Fan-out cannot see a stall of the whole server (the instructor's copy waits too): lag can.
-        lag = spread(late)
-        return {
-            **spread(values),
-            "lag95": lag["p95"],
-            "lagmax": lag["max"],
-            "rate": events / span / len(followers),
-            "pace": pace,
-        }
+        return self.stream(
+            followers, everyone[INSTRUCTORS[klass]], window, self.runs[klass], f"class {klass}"
+        )
 
     def report(self):
         """Check what the clients received and return the figures as text."""
@@ -294,7 +281,7 @@ class Polls(Hall):
                 if klass == "A" and window_name == "answering":
                     say(f"{head}A x{len(self.names['A']):<8} (paused: a question is open)")
                 else:
-                    s = self.figures[(klass, window_name)] = self.stream(everyone, klass, window)
+                    s = self.figures[(klass, window_name)] = self.class_stream(everyone, klass, window)
                     say(
                         f"{head}{klass} x{len(self.names[klass]):<8} "
                         + " ".join(f"{s[q]:>6.1f}" for q in ("p50", "p95", "p99", "max"))

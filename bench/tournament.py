@@ -38,12 +38,13 @@ from importlib import metadata
 
 import common  # noqa: F401 - puts the project on the import path
 from hall import FOLLOWERS_PER_PROC, GOAL_P95_MS, Hall, run_and_report, split, verdict
-from stats import delivered, fan_out, lags, spread
+from stats import spread
 
 from server.classes.tournaments import CODES
 from server.engine.orderings import KEYS
 from server.engine.survey import cell
 from server.runs.pool import default_size
+from tests.support.tournament import standings
 
 BOARD = {"rows": 8, "cols": 8, "order": "naive", "start": 0}
 INSTRUCTOR = "instructor"
@@ -74,22 +75,10 @@ class Tournament(Hall):
         return [(f"followers{i + 1}", g) for i, g in enumerate(split(self.names, self.args.follower_procs))]
 
     def ends(self, main):
-        """Return {entry id: outcomes} as the instructor's page has them now, from what it received."""
-        seen = main("seen", names=[INSTRUCTOR], events=("tournament", "tournament_news"), timeout=300)[
-            INSTRUCTOR
-        ]
-        rows = {}
-        for _, event, payload in seen:
-            if event == "tournament":
-                rows = {row["id"]: [row["outcomes"], list(row["backtracks"])] for row in payload["entries"]}
-                continue
-            for row in payload["entries"]:
-                rows[row["id"]] = [row["outcomes"], list(row["backtracks"])]
-            for id, index, code, backtracks in payload["cells"]:
-                outcomes, counts = rows[id]
-                rows[id][0] = outcomes[:index] + code + outcomes[index + 1 :]
-                counts[index] = backtracks
-        return rows, seen
+        """Return the entries, {id: row}, as the instructor's page has them now, and what it received."""
+        seen = main("seen", names=[INSTRUCTOR], events=("tournament", "tournament_news"), timeout=300)
+        seen = seen[INSTRUCTOR]
+        return standings((event, payload) for _, event, payload in seen)[0], seen
 
     def drive(self, main):
         args = self.args
@@ -138,7 +127,7 @@ class Tournament(Hall):
         while time.monotonic() - began < args.max_seconds:
             time.sleep(args.look_every)
             rows, _ = self.ends(main)
-            done = sum(len(outcomes) - outcomes.count(".") for outcomes, _ in rows.values())
+            done = sum(len(row["outcomes"]) - row["outcomes"].count(".") for row in rows.values())
             self.progress.append((time.monotonic() - start, done))
             if len(rows) == len(self.orders) and done == len(self.orders) * boards:
                 break
@@ -176,7 +165,7 @@ class Tournament(Hall):
         rng = random.Random(3)
         sample = [(id, i) for id in self.rows for i in range(len(sides)) if rng.random() < 0.02]
         for id, i in sample:
-            outcomes, backtracks = self.rows[id]
+            outcomes, backtracks = self.rows[id]["outcomes"], self.rows[id]["backtracks"]
             end = cell(sides[i], sides[i], 0, self.orders[ids[id]], 0, self.args.budget)
             if (outcomes[i], backtracks[i]) != (CODES[end["outcome"]], end["backtracks"]):
                 self.problems.append(
@@ -185,21 +174,6 @@ class Tournament(Hall):
                 )
         self.sampled = len(sample)
         self.check_log()
-
-    def stream(self, everyone, window):
-        followers = [everyone[name] for name in self.names]
-        values, unmatched = fan_out(followers, everyone[INSTRUCTOR], window, self.run_id)
-        if unmatched:
-            self.problems.append(f"{unmatched} batches that the instructor never received")
-        events, _ = delivered(followers, window)
-        late, _, pace = lags(followers, window, self.args.speed, self.run_id)
-        lag = spread(late)
-        return {
-            **spread(values),
-            "lag95": lag["p95"],
-            "rate": events / (window[1] - window[0]) / len(followers),
-            "pace": pace,
-        }
 
     def report(self):
         args, everyone = self.args, self.peers()
@@ -226,7 +200,9 @@ class Tournament(Hall):
             cpu = m["server_user"] + m["server_sys"] if m else math.nan
             worker = m["worker"] if m else math.nan
             machine = f"{cpu:>6.0f} {worker:>6.0f} {cpu - worker:>7.0f} {m['idle'] if m else math.nan:>5.0f}"
-            s = self.figures[name] = self.stream(everyone, window)
+            s = self.figures[name] = self.stream(
+                [everyone[n] for n in self.names], everyone[INSTRUCTOR], window, self.run_id
+            )
             self.figures[name]["machine"] = m
             say(
                 f"{name:<10} {window[1] - window[0]:>6.1f} {machine}  "
@@ -240,9 +216,10 @@ class Tournament(Hall):
         a = spread(acks)
         say(f"\nentries: {len(acks)} acked; ack p50/p95/max {a['p50']:.1f}/{a['p95']:.1f}/{a['max']:.1f} ms")
         boards = args.largest - args.smallest + 1
-        done = sum(len(o) - o.count(".") for o, _ in self.rows.values())
-        clean = sum(o.count("c") for o, _ in self.rows.values())
-        stopped = sum(o.count("s") for o, _ in self.rows.values())
+        outcomes = [row["outcomes"] for row in self.rows.values()]
+        done = sum(len(o) - o.count(".") for o in outcomes)
+        clean = sum(o.count("c") for o in outcomes)
+        stopped = sum(o.count("s") for o in outcomes)
         say(
             f"boards: {done:,} of {len(self.orders) * boards:,} searched ({clean:,} clean, {stopped:,} "
             "stopped at "

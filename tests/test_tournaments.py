@@ -9,6 +9,7 @@ from server.classes.tournaments import MAX_ENTRIES, Tournament, check_name, entr
 from server.engine.survey import cell
 from server.replies import Refusal
 from server.wire import TournamentRules, parse_tournament
+from tests.support.tournament import standings
 from tests.support.waiting import wait_for
 
 RULES = {"smallest": 5, "largest": 8, "budget": 2_000}
@@ -30,24 +31,7 @@ class Standings:
 
     def now(self):
         """Return the tournament as a page that took every event would show it: {id: row}, open."""
-        state, entries = None, {}
-        for name, payload in self.person.received():
-            if name == "tournament" or (name == "class_state" and payload.get("tournament")):
-                state = payload if name == "tournament" else payload["tournament"]
-                entries = {row["id"]: dict(row) for row in state["entries"]}
-                state = dict(state)
-            elif name == "tournament_news" and state and payload["tournament"] == state["tournament"]:
-                state["open"] = payload["open"]
-                entries.update({row["id"]: dict(row) for row in payload["entries"]})
-                for id, index, code, backtracks in payload["cells"]:
-                    row = entries[id]
-                    row["outcomes"] = row["outcomes"][:index] + code + row["outcomes"][index + 1 :]
-                    row["backtracks"] = [
-                        *row["backtracks"][:index],
-                        backtracks,
-                        *row["backtracks"][index + 1 :],
-                    ]
-        return entries, (state or {}).get("open")
+        return standings(self.person.received())
 
     def finished(self, n):
         """Tell whether n entries are there, every board of each searched."""

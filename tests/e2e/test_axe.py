@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import FASTEST, end_class, start_class, step_events
+from tests.support.page import FASTEST, end_class, open_tournament, start_class, step_events
 from tests.support.waiting import wait_for
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -105,10 +105,7 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     expect(student.locator("#poll")).not_to_have_attribute("data-open", "true")
     clean(student, "a question revealed, on a student's page")
     # The class tournament: the instructor's tools and standings, a student's entry, rank and boards.
-    leader.locator("#tournament > summary").click()
-    leader.locator("#tournament-largest").fill("7")
-    leader.locator("#tournament-largest").dispatch_event("change")
-    leader.locator("#tournament-open").click()
+    open_tournament(leader, largest=7)
     expect(student.locator("#tournament")).to_have_attribute("open", "")
     student.locator("#tournament-name").fill("Ada")
     student.locator("#tournament-enter").click()

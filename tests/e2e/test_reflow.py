@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import start_class, step_events
+from tests.support.page import open_tournament, start_class, step_events
 from tests.support.waiting import wait_for
 
 FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
@@ -43,10 +43,7 @@ def test_a_narrow_or_zoomed_window_loses_nothing(open_page, site, width):
     expect(student.locator("#poll")).to_have_attribute("data-open", "true")
     loses_nothing(student, "a question open")
     teacher.locator("#poll-cancel").click()
-    teacher.locator("#tournament > summary").click()
-    teacher.locator("#tournament-largest").fill("8")
-    teacher.locator("#tournament-largest").dispatch_event("change")
-    teacher.locator("#tournament-open").click()
+    open_tournament(teacher, largest=8)
     expect(student.locator("#tournament")).to_have_attribute("open", "")
     student.locator("#tournament-name").fill("Ada Lovelace-Byron")
     student.locator("#tournament-enter").click()

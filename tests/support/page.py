@@ -215,3 +215,14 @@ def end_class(page):
     if page.locator("#presenter-bar").is_visible():
         page.locator("#presenter-exit").click()
     page.locator("#class-end").click()
+
+
+def open_tournament(page, **fields):
+    """Open a class tournament from the instructor's page (by ids: in any language), typing each
+    field given first (smallest, largest, budget) as a user would."""
+    page.locator("#tournament > summary").click()
+    for name, value in fields.items():
+        field = page.locator(f"#tournament-{name}")
+        field.fill(str(value))
+        field.dispatch_event("change")
+    page.locator("#tournament-open").click()
