@@ -22,6 +22,7 @@ from .classes.mirror import MAX_LABEL, MAX_MARKS
 from .classes.polls import MAX_SERIES
 from .classes.registry import classes
 from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from .classes.tournaments import MAX_NAME as MAX_NICKNAME
 from .edge.badges import COOKIE, MAX_AGE
 from .engine import ORDERINGS, example_graph
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, MAX_STRIP_BUDGET, MAX_STRIP_SIDE, SPEED_STEPS
@@ -106,6 +107,7 @@ def page_context():
         "default_speed_step": SPEED_STEPS.index(DEFAULT_SPEED),
         "orderings": [(name, ORDERING_LABELS[name]) for name in ORDERINGS],
         "max_order_name": MAX_ORDER_NAME,
+        "max_nickname": MAX_NICKNAME,
         "max_strip_side": MAX_STRIP_SIDE,
         "max_strip_budget": MAX_STRIP_BUDGET,
     }

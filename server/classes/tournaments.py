@@ -22,7 +22,7 @@ from ..replies import Refusal
 from ..wire import shown
 
 MAX_ENTRIES = 500  # a lecture hall's students, with room for those who come late
-MAX_NAME = 24  # as an ordering's name (the page's library.js)
+MAX_NAME = 24  # letters in a nickname (its field on the page takes as many), as in an ordering's name
 # A nickname: letters (any script) and digits first, then those, spaces and a few marks.
 NAME = re.compile(r"[^\W_][\w .'+-]*")
 ID = re.compile(r"[0-9a-f]{12}")
@@ -89,6 +89,7 @@ class Tournament:
     def __init__(self, number, rules):
         self.number = number  # the class's how-manieth: news of an earlier one is told apart
         self.rules = rules
+        self.boards = rules.boards()  # (side, start square) of each board, in the order searched
         self.open = True
         self.entries = {}
         self._turns = deque()  # the entries with boards to search, the next in turn first
@@ -109,7 +110,7 @@ class Tournament:
             before = self.entries.get(id)
             if submitted is None and before is not None and now - before.submitted < AGAIN_MS:
                 raise Refusal("tournament.too_soon", TOO_SOON)
-            entry = Entry(id, order, name, now if submitted is None else submitted, len(self.rules.boards()))
+            entry = Entry(id, order, name, now if submitted is None else submitted, len(self.boards))
             self.entries.pop(id, None)
             # The same nickname again stays hidden: the instructor hid it, not the ordering.
             entry.hidden = before is not None and before.hidden and before.name == name
@@ -143,7 +144,7 @@ class Tournament:
                 index, entry.next = entry.next, entry.next + 1
                 if entry.next < len(entry.codes):
                     self._turns.append(entry)
-                side, start = self.rules.boards()[index]
+                side, start = self.boards[index]
                 return (entry, index), (side, side, start, entry.order, 0, self.rules.budget)
             return None
 
