@@ -233,6 +233,7 @@ def join(client, code):
         assert answer.pop("ticket"), "a follower is given a ticket to wait for its class with"
         assert answer.pop("voter"), "a follower is given a pass to answer the class's questions with"
         assert answer.pop("answer") is None, "nobody has answered a question before joining"
+        assert answer.pop("first") is None, "nor the first round of one"
         assert len(answer.pop("entry")) == 12, "the id its entry in a tournament would have"
     else:
         told = {"code": answer["code"], "message": answer["error"], "values": answer.get("values")}

@@ -126,7 +126,7 @@ def test_a_student_with_a_ticket_waits_for_a_class_that_comes_back(people, live_
     waiting = rejoining.call("class_join", {"code": code, "ticket": ticket})
     assert waiting.pop("voter"), "a waiting page is given its pass to answer questions with"
     assert len(waiting.pop("entry")) == 12, "and the id its entry in a tournament would have"
-    assert waiting == {"ok": True, "code": code, "waiting": True, "answer": None}
+    assert waiting == {"ok": True, "code": code, "waiting": True, "answer": None, "first": None}
     assert not rejoining.named("class_state")
     back = people()
     answer = back.call("class_claim", {"code": code, "token": token})

@@ -73,14 +73,19 @@ def move_after(at):
     return (vertex, "visit") if kind == "visit" else (path_of(TOUR[:at])[-2], "back")
 
 
-def answer(student, poll, square, late=False):
-    """Answer a question; check the server took it (counted apart if late: its page joined after
-    the question was asked)."""
-    assert student.call("poll_answer", {"id": poll["id"], "square": square}) == {
+# What a one-round question, and how sure nobody was asked, adds to the question's fields.
+ONE_ROUND = {"peer": False, "confidence": False, "stage": "first", "round": 1}
+
+
+def answer(student, poll, square, late=False, round=1, **more):
+    """Answer a question (in the round, and how sure, if given in more); check the server took it
+    (counted apart if late: its page joined after the question was asked)."""
+    assert student.call("poll_answer", {"id": poll["id"], "square": square, **more}) == {
         "ok": True,
         "id": poll["id"],
         "square": square,
         "late": late,
+        "round": round,
     }
 
 
@@ -108,7 +113,16 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
     assert player.state() == "paused" and player.events == at
     square = path_of(TOUR[:at])[-1]
     asked_at = poll.pop("asked")
-    assert poll == {"id": 1, "run": run, "at": at, "square": square, "index": 1, "of": 1, "series": 1}
+    assert poll == {
+        "id": 1,
+        "run": run,
+        "at": at,
+        "square": square,
+        "index": 1,
+        "of": 1,
+        "series": 1,
+        **ONE_ROUND,
+    }
     assert abs(asked_at - time.time() * 1000) < 60_000, "the millisecond it was asked, Unix time"
     poll["asked"] = asked_at
     # Batches on their way when it paused still arrive: everyone's board ends at the question's.
@@ -136,6 +150,7 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
         "late": 0,
         "present": 3,
         "right": 2,
+        "rounds": [{"answered": 3, "late": 0, "counts": sorted([[right, 2], [wrong, 1]]), "right": 2}],
     }
     assert revealed == {"ok": True, "result": result}
     for student in students:

@@ -19,10 +19,10 @@ def joined(student, code):
     return reply
 
 
-def answered(student, poll, square, late=False):
+def answered(student, poll, square, late=False, round=1):
     """Answer a question; check the student's process took it (and knew it late, if so)."""
     reply = student.call("poll_answer", {"id": poll["id"], "square": square})
-    assert reply == {"ok": True, "id": poll["id"], "square": square, "late": late}
+    assert reply == {"ok": True, "id": poll["id"], "square": square, "late": late, "round": round}
 
 
 def counted(teacher, poll, n, late=0):
@@ -109,3 +109,47 @@ def test_a_student_joining_through_another_process_is_asked_the_open_question(cl
     assert off == refused("question.bad_square", "square must be a square of the board")
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
     assert (result["answer"], result["kind"], result["right"], result["late"]) == (0, "visit", 0, 1)
+
+
+def test_two_rounds_are_counted_across_processes_each_answer_in_its_own_round(clusters, connect):
+    cluster = clusters(2)
+    first, second = cluster.apps
+    teacher, here = connect(first.url), connect(first.url)
+    there, also = connect(second.url), connect(second.url)
+    code = teacher.call("class_open")["code"]
+    joined(here, code)
+    voter = joined(there, code)["voter"]
+    joined(also, code)
+    teacher.call("start", RUN)
+    poll = teacher.call("poll_open", {"peer": True, "confidence": True})["poll"]
+    assert wait_for(lambda: there.named("poll_opened") == [poll], 10)
+    reply = there.call("poll_answer", {"id": poll["id"], "square": 7, "sure": True, "round": 1})
+    assert reply == {"ok": True, "id": poll["id"], "square": 7, "late": False, "round": 1}
+    answered(here, poll, 12)
+    assert counted(teacher, poll, 2)
+    for stage in ("discuss", "second"):
+        assert teacher.call("poll_stage", {"id": poll["id"], "stage": stage})["ok"] is True
+        assert wait_for(
+            lambda stage=stage: (
+                there.named("poll_stage")[-1:] and there.named("poll_stage")[-1]["stage"] == stage
+            ),
+            10,
+        )
+    # The other process heard the second round open: it takes the student's second answer.
+    reply = there.call("poll_answer", {"id": poll["id"], "square": 12, "sure": False})
+    assert reply == {"ok": True, "id": poll["id"], "square": 12, "late": False, "round": 2}
+    assert counted(teacher, poll, 1)
+    # A first-round answer that reaches the owner now is not counted in the second round: the
+    # answer after it on the same channel is counted second.
+    stale = {"code": code, "voter": "stale", "id": poll["id"], "square": 3, "sure": None, "round": 1}
+    cluster.redis.client.publish(CHANNEL, json.dumps(stale))
+    answered(also, poll, 12, round=2)
+    assert counted(teacher, poll, 2)
+    rejoined = connect(first.url).call("class_join", {"code": code, "voter": voter})
+    assert (rejoined["answer"], rejoined["first"]) == (12, 7)
+    result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
+    assert [r["counts"] for r in result["rounds"]] == [[[7, 1], [12, 1]], [[12, 2]]]
+    assert result["shift"] == [[7, 12, 1]]
+    assert (
+        result["rounds"][1]["sure"]["wrong"]["unsure"] + result["rounds"][1]["sure"]["right"]["unsure"] == 1
+    )

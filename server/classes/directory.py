@@ -180,9 +180,9 @@ class RedisDirectory:
         """Ask a class's owner to send its state to a joining student (None: to all it has here)."""
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps({"code": code, "sid": sid})))
 
-    def vote(self, code, voter, id, square):
+    def vote(self, code, voter, id, square, sure=None, round=None):
         """Pass a student's answer to question id of a class on to the class's owner."""
-        message = {"code": code, "voter": voter, "id": id, "square": square}
+        message = {"code": code, "voter": voter, "id": id, "square": square, "sure": sure, "round": round}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
     def enter(self, code, voter, order, name):
@@ -193,7 +193,7 @@ class RedisDirectory:
     def serve(self, welcome, subscribed, sleep, vote=None, taken=None, enter=None):
         """Answer welcome requests, count answers, take entries and let go of classes another
         process took, for ever; call subscribed() each time the subscription starts."""
-        vote = vote or (lambda code, voter, id, square: None)
+        vote = vote or (lambda code, voter, id, square, sure, round: None)
         taken = taken or (lambda code: None)
         enter = enter or (lambda code, voter, order, name: None)
         handlers = welcome, vote, taken, enter
@@ -205,7 +205,14 @@ class RedisDirectory:
         if "order" in request:  # an entry: a voter's too
             enter(request["code"], request["voter"], request["order"], request["name"])
         elif "voter" in request:
-            vote(request["code"], request["voter"], request["id"], request["square"])
+            vote(
+                request["code"],
+                request["voter"],
+                request["id"],
+                request["square"],
+                request.get("sure"),
+                request.get("round"),
+            )
         elif "taken" in request:
             if request["taken"] != self.owner:
                 taken(request["code"])

@@ -245,17 +245,31 @@ def on_class_join(data=None):
     runs().drop(sid)  # a follower watches the class's run, not one of its own
     if klass is None:
         _ensure_reaper()
-        return {"code": code, "waiting": True, "voter": voter, "answer": None, "entry": entry_id(voter_id)}
+        return {
+            "code": code,
+            "waiting": True,
+            "voter": voter,
+            "answer": None,
+            "first": None,
+            "entry": entry_id(voter_id),
+        }
     with klass.lock:  # nothing reaches the room between the welcome and the join
         join_room(klass.room)
         if klass.remote:  # its owner sends the state; batches before it are lined up by number
             directory().ask_welcome(klass.code, sid)
         else:
             socketio.emit("class_state", klass.welcome(), to=sid)
-        answer = klass.polls.answer_of(voter_id)
+        answer, first = klass.polls.answer_of(voter_id)
     ticket = registry.ticket(klass) if not klass.remote else data.get("ticket")
     entry = entry_id(voter_id)
-    return {"code": klass.code, "ticket": ticket, "voter": voter, "answer": answer, "entry": entry}
+    return {
+        "code": klass.code,
+        "ticket": ticket,
+        "voter": voter,
+        "answer": answer,
+        "first": first,
+        "entry": entry,
+    }
 
 
 @socketio.on("class_leave")

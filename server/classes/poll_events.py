@@ -12,7 +12,19 @@ from ..replies import Refusal, answered
 from ..runs.player import Player
 from .directory import Unavailable
 from .events import NOT_FOLLOWING, led
-from .polls import ALREADY_OPEN, ENDED, board_squares, check_id, check_series, check_square, prediction
+from .polls import (
+    ALREADY_OPEN,
+    DISCUSS,
+    ENDED,
+    SECOND,
+    board_squares,
+    check_asking,
+    check_id,
+    check_round,
+    check_square,
+    check_sure,
+    prediction,
+)
 from .registry import classes, directory
 from .relay import Relay
 
@@ -106,7 +118,7 @@ def _asked_about(klass):
 def on_poll_open(data=None):
     """The instructor's page asks the class for the run's next move: the run pauses until it is told."""
     klass = led()
-    series = check_series(data)
+    series, peer, confidence = check_asking(data)
     with klass.lock:
         player = _asked_about(klass)
         was = player.state()
@@ -126,8 +138,16 @@ def on_poll_open(data=None):
             refused = exc
         else:
             started = klass.main.started
+            squares = board_squares(started)
             poll = klass.polls.pose(
-                started["run"], ahead["events"], move, board_squares(started), series, present=present
+                started["run"],
+                ahead["events"],
+                move,
+                squares,
+                series,
+                present=present,
+                peer=peer,
+                confidence=confidence,
             )
             socketio.emit("poll_opened", poll.question(), to=klass.room)
     if refused is not None:
@@ -152,21 +172,24 @@ def _present(klass):
 @socketio.on("poll_answer")
 @answered
 def on_poll_answer(data=None):
-    """A student's page answers the open question with the square it thinks the knight goes to."""
+    """A student's page answers the open question with the square it thinks the knight goes to
+    (with how sure it is, if asked, and the round it answers)."""
     if not isinstance(data, dict) or "id" not in data or "square" not in data:
         raise ValueError("'poll_answer' needs an object with id and square")
     number, square = check_id(data["id"]), check_square(data["square"])
+    sure, round = check_sure(data.get("sure")), check_round(data.get("round"))
     registry = classes()
     klass = registry.followed_by(request.sid)
     if klass is None:
         raise Refusal("class.not_following", NOT_FOLLOWING)
     voter = registry.voter_of(request.sid)
     with klass.lock:
-        late = klass.polls.answer(voter, number, square)
+        late = klass.polls.answer(voter, number, square, sure, round)
+        round = len(klass.polls.open.rounds)
     if klass.remote:
-        # Checked here, counted by the class's owner.
+        # Checked here, counted by the class's owner, in the round it was given for.
         try:
-            directory().vote(klass.code, voter, number, square)
+            directory().vote(klass.code, voter, number, square, sure, round)
         except Unavailable:
             with klass.lock:
                 klass.polls.withdraw(voter, number)  # so that the student may try again
@@ -174,17 +197,17 @@ def on_poll_answer(data=None):
     else:
         _count(klass)
     # A late answer is taken but counted apart: its page says so (see polls.Poll.late).
-    return {"id": number, "square": square, "late": late}
+    return {"id": number, "square": square, "late": late, "round": round}
 
 
-def count_remote(registry, code, voter, number, square):
-    """Count an answer a student gave through another process: once a voter, as any answer."""
+def count_remote(registry, code, voter, number, square, sure=None, round=None):
+    """Count an answer a student gave through another process: once a voter a round, as any answer."""
     klass = registry.owned(code)
     if klass is None or not isinstance(voter, str):
         return
     with klass.lock:
         try:
-            klass.polls.answer(voter, number, square)
+            klass.polls.answer(voter, number, square, check_sure(sure), check_round(round))
         except ValueError:
             return  # a second answer, or one that came too late: not counted
     _count(klass)
@@ -223,6 +246,24 @@ def on_poll_reveal(data=None):
         player.step()
         _tell_room(klass, player)
     return {"result": result}
+
+
+@socketio.on("poll_stage")
+@answered
+def on_poll_stage(data=None):
+    """The instructor's page moves a two-round question on: from the first round to the discussion
+    (answers closed), from the discussion to the second round (everyone answers again)."""
+    klass = led()
+    number = _id(data)
+    stage = data.get("stage")
+    if stage not in (DISCUSS, SECOND):
+        raise ValueError(f"stage must be '{DISCUSS}' or '{SECOND}'")
+    with klass.lock:
+        poll = klass.polls.advance(number, stage)
+        news = {"id": number, "stage": poll.stage, "round": len(poll.rounds)}
+        socketio.emit("poll_stage", news, to=klass.room)
+        count = poll.count()
+    return {**news, **count}
 
 
 @socketio.on("poll_cancel")

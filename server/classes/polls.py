@@ -26,6 +26,16 @@ ANSWERED = "you have answered this question already"
 BAD_SQUARE = "square must be a square of the board"
 BAD_ID = "id must be a question's number"
 BAD_SERIES = f"series must be a whole number from 1 to {MAX_SERIES}"
+BAD_FLAG = "peer and confidence must be true or false"
+DISCUSSING = "the class is discussing: answers open again with the second round"
+ROUND_CLOSED = "that round is closed"
+BAD_ROUND = "round must be 1 or 2"
+BAD_SURE = "sure must be true or false, and only for a question that asks how sure you are"
+ONE_ROUND = "this question has one round: reveal it"
+BAD_STAGE = "a question with two rounds goes from the first round to the discussion, then to the second round"
+# A two-round question (Peer Instruction) goes through these stages; a one-round one stays in the first.
+FIRST, DISCUSS, SECOND = "first", "discuss", "second"
+NEXT_STAGE = {FIRST: DISCUSS, DISCUSS: SECOND}
 
 
 def check_id(value):
@@ -42,18 +52,34 @@ def check_square(value, squares=None):
     return value
 
 
-def check_series(data):
-    """Return the length of the series a poll_open asks to start, or None to go on."""
+def check_asking(data):
+    """Return what a poll_open asks: (the length of a series to start or None to go on, whether the
+    question has two rounds, whether each answer says how sure it is)."""
     if data is None:
-        return None
+        return None, False, False
     if not isinstance(data, dict):
         raise ValueError(BAD_SERIES)
     series = data.get("series")
-    if series is None:
-        return None
-    if type(series) is not int or not 1 <= series <= MAX_SERIES:
+    if series is not None and (type(series) is not int or not 1 <= series <= MAX_SERIES):
         raise ValueError(BAD_SERIES)
-    return series
+    peer, confidence = data.get("peer", False), data.get("confidence", False)
+    if type(peer) is not bool or type(confidence) is not bool:
+        raise ValueError(BAD_FLAG)
+    return series, peer, confidence
+
+
+def check_round(value):
+    """Return the round an answer is for (None: the round open), or raise ValueError."""
+    if value is not None and (type(value) is not int or value not in (1, 2)):
+        raise ValueError(BAD_ROUND)
+    return value
+
+
+def check_sure(value):
+    """Return how sure an answer says it is (None: not said), or raise ValueError."""
+    if value is not None and type(value) is not bool:
+        raise Refusal("question.bad_sure", BAD_SURE)
+    return value
 
 
 def board_squares(started):
@@ -89,6 +115,8 @@ class Poll:
 
     The owner's copy also knows when it was asked and how many students followed the class
     then: a voter whose pass was issued later joined after the question, and is counted apart.
+    A two-round question (peer) takes answers alone, closes them while the class discusses,
+    then takes everyone's answer again; confidence: each answer may say whether it is sure.
     """
 
     def __init__(
@@ -106,32 +134,53 @@ class Poll:
         squares=None,
         asked=None,
         present=None,
+        peer=False,
+        confidence=False,
+        stage=FIRST,
     ):
         self.id, self.run, self.at, self.square = id, run, at, square
         self.index, self.of, self.series = index, of, series
         self.answer, self.kind, self.squares = answer, kind, squares
         self.asked, self.present = asked, present
-        self.answers = {}  # voter -> square
+        self.peer, self.confidence, self.stage = peer, confidence, stage
+        self.rounds = [{} for _ in range(2 if stage == SECOND else 1)]  # each: voter -> (square, sure)
+
+    @property
+    def answers(self):
+        """Return the answers of the round open (the first one's while the class discusses)."""
+        return self.rounds[-1]
 
     def late(self, voter):
         """Tell whether a voter's pass was issued once the question was asked."""
         return self.asked is not None and Passes.issued(voter) >= self.asked
 
-    def tally(self):
-        """Return (answers of the voters present when it was asked, by square; answers of later ones)."""
-        counts, late = Counter(), 0
-        for voter, square in self.answers.items():
-            if self.late(voter):
-                late += 1
-            else:
-                counts[square] += 1
-        return counts, late
+    def counted(self, answers):
+        """Return the answers of a round from the voters present when it was asked, by voter."""
+        return {voter: given for voter, given in answers.items() if not self.late(voter)}
+
+    def advance(self, stage):
+        """Go on to the stage asked for: the discussion after the first round, then the second round."""
+        if not self.peer:
+            raise Refusal("question.one_round", ONE_ROUND)
+        if NEXT_STAGE.get(self.stage) != stage:
+            raise Refusal("question.bad_stage", BAD_STAGE)
+        self.stage = stage
+        if stage == SECOND:
+            self.rounds.append({})
 
     @classmethod
     def heard(cls, question, squares):
         """Return the question another process opened, as its room was told it."""
         fields = ("id", "run", "at", "square", "index", "of", "series")
-        return cls(*(question.get(name) for name in fields), squares=squares, asked=question.get("asked"))
+        flags = {name: question.get(name) is True for name in ("peer", "confidence")}
+        stage = question.get("stage")
+        return cls(
+            *(question.get(name) for name in fields),
+            squares=squares,
+            asked=question.get("asked"),
+            stage=stage if stage in (FIRST, DISCUSS, SECOND) else FIRST,
+            **flags,
+        )
 
     def question(self):
         """Return the question as the room is told it."""
@@ -144,25 +193,65 @@ class Poll:
             "of": self.of,
             "series": self.series,
             "asked": self.asked,  # so that any process can tell a late answer (see late)
+            "peer": self.peer,
+            "confidence": self.confidence,
+            "stage": self.stage,
+            "round": len(self.rounds),
         }
 
     def count(self):
-        """Return how many have answered: those present when it was asked, those who joined later,
-        and how many students followed the class when it was asked."""
-        counts, late = self.tally()
-        return {"answered": counts.total(), "late": late, "present": self.present}
+        """Return how many have answered the round open: those present when it was asked, those who
+        joined later, and how many students followed the class when it was asked."""
+        answered = len(self.counted(self.answers))
+        return {"answered": answered, "late": len(self.answers) - answered, "present": self.present}
 
-    def result(self):
-        """Return the question with its answer and how the class answered (late voters apart)."""
-        counts, _ = self.tally()
-        return {
-            **self.question(),
-            **self.count(),
-            "answer": self.answer,
-            "kind": self.kind,
+    def _side(self, square):
+        return "right" if square == self.answer else "wrong"
+
+    def _round(self, answers):
+        """Return how the class answered one round: counts by square, right, and how sure."""
+        counted = self.counted(answers)
+        counts = Counter(square for square, _ in counted.values())
+        tally = {
+            "answered": len(counted),
+            "late": len(answers) - len(counted),
             "counts": [[square, n] for square, n in sorted(counts.items())],
             "right": counts[self.answer],
         }
+        if self.confidence:
+            sure = {key: {"sure": 0, "unsure": 0, "unsaid": 0} for key in ("right", "wrong")}
+            for square, said in counted.values():
+                sure[self._side(square)]["unsaid" if said is None else "sure" if said else "unsure"] += 1
+            tally["sure"] = sure
+        return tally
+
+    def shift(self):
+        """Return how the voters counted in both rounds moved: [from, to, n] by pair of squares,
+        and how many stayed right, went from wrong to right, from right to wrong, stayed wrong."""
+        first, second = (self.counted(answers) for answers in self.rounds)
+        pairs = Counter((first[voter][0], square) for voter, (square, _) in second.items() if voter in first)
+        moved = Counter()
+        for (was, now), n in pairs.items():
+            moved[f"{self._side(was)}_{self._side(now)}"] += n
+        keys = ("right_right", "wrong_right", "right_wrong", "wrong_wrong")
+        return [[was, now, n] for (was, now), n in sorted(pairs.items())], {key: moved[key] for key in keys}
+
+    def result(self):
+        """Return the question with its answer and how the class answered: each round, and the
+        last round's at the top (late voters apart)."""
+        rounds = [self._round(answers) for answers in self.rounds]
+        last = rounds[-1]
+        result = {
+            **self.question(),
+            "present": self.present,
+            "answer": self.answer,
+            "kind": self.kind,
+            **{key: last[key] for key in ("answered", "late", "counts", "right")},
+            "rounds": rounds,
+        }
+        if len(self.rounds) == 2:
+            result["shift"], result["moved"] = self.shift()
+        return result
 
 
 class PollBook:
@@ -188,12 +277,15 @@ class PollBook:
         """Return the results of the revealed questions, oldest first."""
         return list(self.history)
 
-    def pose(self, run, at, move, squares, series=None, *, present=None, asked=None):
+    def pose(
+        self, run, at, move, squares, series=None, *, present=None, asked=None, peer=False, confidence=False
+    ):
         """Open a question about the move (square, answer, kind) that follows event `at` of run.
 
         series: start a series of that many questions; None goes on with an unfinished series,
         or asks a single question. present: how many students follow the class now; asked: the
-        millisecond it is asked (Unix time), now if None.
+        millisecond it is asked (Unix time), now if None; peer: two rounds; confidence: answers
+        say how sure they are.
         """
         if self.open is not None:
             raise Refusal("question.open_already", ALREADY_OPEN)
@@ -216,6 +308,8 @@ class PollBook:
             squares=squares,
             asked=int(time.time() * 1000) if asked is None else asked,
             present=present,
+            peer=peer,
+            confidence=confidence,
         )
         return self.open
 
@@ -227,15 +321,29 @@ class PollBook:
             raise Refusal("question.closed", CLOSED)
         return self.open
 
-    def answer(self, voter, id, square):
-        """Take a voter's answer to question id: one each, a square of the board. Return whether
-        it is late: counted apart, the voter having joined after the question was asked."""
+    def answer(self, voter, id, square, sure=None, round=None):
+        """Take a voter's answer to question id: one each a round, a square of the board, and how
+        sure it is if the question asks (None: not said). round: the round it answers (None: the
+        round open). Return whether it is late: counted apart, the voter having joined after the
+        question was asked."""
         poll = self._asked(id)
         check_square(square, poll.squares)
+        if round is not None and round != len(poll.rounds):
+            raise Refusal("question.round_closed", ROUND_CLOSED)
+        if poll.stage == DISCUSS:
+            raise Refusal("question.discussing", DISCUSSING)
+        if sure is not None and not poll.confidence:
+            raise Refusal("question.bad_sure", BAD_SURE)
         if voter in poll.answers:
             raise Refusal("question.answered", ANSWERED)
-        poll.answers[voter] = square
+        poll.answers[voter] = (square, sure)
         return poll.late(voter)
+
+    def advance(self, id, stage):
+        """Take question id to the stage asked for (see Poll.advance) and return it."""
+        poll = self._asked(id)
+        poll.advance(stage)
+        return poll
 
     def withdraw(self, voter, id):
         """Forget a voter's answer to question id (it could not be passed on)."""
@@ -243,8 +351,17 @@ class PollBook:
             self.open.answers.pop(voter, None)
 
     def answer_of(self, voter):
-        """Return the voter's answer to the open question, or None."""
-        return self.open.answers.get(voter) if self.open is not None else None
+        """Return the voter's answers to the open question: the square it gave in the round open
+        (None while the class discusses), and in the first round once that is closed."""
+        if self.open is None:
+            return None, None
+        given = [answers.get(voter) for answers in self.open.rounds]
+        first = given[0][0] if given[0] else None
+        if self.open.stage == FIRST:
+            return first, None
+        if self.open.stage == DISCUSS:
+            return None, first
+        return (given[1][0] if given[1] else None), first
 
     def reveal(self, id):
         """Close question id and return its result, kept in the history."""
@@ -272,6 +389,10 @@ class PollBook:
             self._heard_open(payload.get("poll"))
         elif event == "poll_opened":
             self._heard_open(payload)
+        elif event == "poll_stage" and self.open is not None and payload.get("id") == self.open.id:
+            stage = payload.get("stage")
+            if stage in (DISCUSS, SECOND) and self.open.peer and NEXT_STAGE.get(self.open.stage) == stage:
+                self.open.advance(stage)
         elif event in ("poll_revealed", "poll_closed") and self.open is not None:
             if payload.get("id") == self.open.id:
                 self.open = None

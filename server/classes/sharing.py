@@ -47,7 +47,9 @@ def start(app, queue):
         lambda code, sid: welcome_from_here(registry, code, sid),
         lambda: _put_back(registry, shared, let_go),
         socketio.sleep,
-        lambda code, voter, id, square: count_remote(registry, code, voter, id, square),
+        lambda code, voter, id, square, sure, round: count_remote(
+            registry, code, voter, id, square, sure, round
+        ),
         let_go,
         lambda code, voter, order, name: _enter_remote(app, registry, code, voter, order, name),
     )
@@ -91,7 +93,7 @@ def _put_back(registry, shared, let_go):
 
 
 ROOM = "class:"  # the start of a class's room's name: see ClassSession.room
-HEARD = ("started", "poll_opened", "poll_revealed", "poll_closed")  # sent to a room: no code
+HEARD = ("started", "poll_opened", "poll_stage", "poll_revealed", "poll_closed")  # sent to a room: no code
 
 
 def _heard(registry, event, payload, room):
