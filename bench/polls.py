@@ -1,7 +1,9 @@
 """Benchmark class questions (polls) with 1,000 followers on one server process, with real clients.
 
 The goal (the issue's): posing and revealing a question reach every follower within the class's
-usual delay, and 1,000 answers collected in 5 s do not slow the class's stream.
+usual delay, and 1,000 answers collected in 5 s do not slow the class's stream. The question has
+two rounds (Peer Instruction, --rounds 1 for one): 1,000 answers in 5 s, a discussion, then
+1,000 answers again in 5 s.
 
 One production server (`python -m server`: gunicorn, one gevent worker) serves two classes at
 once, each run the naive 8x8 search at a pace a class can follow (--speed, 30 events/s):
@@ -17,6 +19,9 @@ Phases, in one run:
              answer's ack latency; the instructor's poll_count messages (the server sends at
              most 5 a second, the last count always); and, A being paused, class B's stream,
              which plays on meanwhile, against its own quiet figures.
+  discuss    A's instructor sends poll_stage discuss, waits --discuss-seconds, then poll_stage
+             second: its arrival at every follower.
+  answering2 every follower of A answers again, as in answering (some change their minds).
   reveal     A's instructor sends poll_reveal: poll_revealed's arrival at every follower, and
              the arrival of the move it releases (the batch holding the event asked about).
   after      A resumes; both classes play again.
@@ -35,6 +40,7 @@ import os
 import random
 import sys
 import time
+from collections import Counter
 from importlib import metadata
 
 import common  # noqa: F401 - puts the project on the import path
@@ -57,8 +63,10 @@ from tests.support.replay import followed
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 STARTS = {"A": 0, "B": 7}  # each class's start square
 INSTRUCTORS = {"A": "instructor", "B": "instructor_b"}
-POLL_EVENTS = ("poll_opened", "poll_revealed", "poll_closed")
-RIGHT_SHARE = 0.6  # followers who answer the search's next move; the others pick another square
+POLL_EVENTS = ("poll_opened", "poll_stage", "poll_revealed", "poll_closed")
+# Followers who answer the search's next move in each round; the others pick another square.
+RIGHT_SHARE = {1: 0.6, 2: 0.8}
+WINDOWS = {1: "answering", 2: "answering2"}
 QUICK = {"followers": 100, "others": 20, "quiet_seconds": 3, "answer_seconds": 2, "after_seconds": 2}
 
 
@@ -124,32 +132,18 @@ class Polls(Hall):
         self.phase("quiet", args.quiet_seconds)
 
         # The question: A's run pauses, its room is told the question.
-        self.posed = self.instructor(main, "A", "poll_open", {})
+        self.posed = self.instructor(main, "A", "poll_open", {"peer": args.rounds == 2})
         question = self.posed["ack"].get("poll") or {}
         self.question = question
-        answers = self.answers(question)
-
-        # Every follower of A answers once, in an order shuffled so that each load process
-        # sends its share all through the window.
-        start = self.posed["sent"] + args.lead
-        order = list(self.names["A"])
-        random.Random(12).shuffle(order)
-        at = {name: start + args.answer_seconds * slot / len(order) for slot, name in enumerate(order)}
-        sending = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names["A"]]
-        for load, names in sending:
-            load.send(
-                "call_at",
-                at={name: at[name] for name in names},
-                event="poll_answer",
-                each={name: {"id": question.get("id"), "square": answers[name]} for name in names},
-            )
-        self.answered = {}
-        for load, _ in sending:
-            self.answered.update(load.result(args.answer_seconds + 120))
-        self.phases["answering"] = (start, start + args.answer_seconds)
-        self.check_acks("poll_answer", {name: timed["ack"] for name, timed in self.answered.items()})
-        # The last count follows the last answer within a throttle's interval.
-        time.sleep(max(0.0, start + args.answer_seconds + 3 * COUNT_EVERY - time.monotonic()))
+        self.truth = self.next_move(question)
+        self.answered, self.sent, self.staged = {}, {}, None
+        self.answer_round(question, 1, self.posed["sent"] + args.lead)
+        if args.rounds == 2:
+            number = question.get("id")
+            self.instructor(main, "A", "poll_stage", {"id": number, "stage": "discuss"})
+            time.sleep(args.discuss_seconds)
+            self.staged = self.instructor(main, "A", "poll_stage", {"id": number, "stage": "second"})
+            self.answer_round(question, 2, self.staged["sent"] + args.lead)
 
         self.revealed = self.instructor(main, "A", "poll_reveal", {"id": question.get("id")})
         time.sleep(args.lead)
@@ -160,18 +154,45 @@ class Polls(Hall):
             self.check_acks("pause", main("call", names=[instructor], event="pause"))
         time.sleep(args.drain)
 
-    def answers(self, question):
-        """Return each follower's answer: the search's next move for most, another square for the rest."""
-        self.truth = self.next_move(question)
+    def answer_round(self, question, round, start):
+        """Have every follower of A answer a round once from start, in an order shuffled so that
+        each load process sends its share all through the window."""
+        args, answers = self.args, self.answers(round)
+        order = list(self.names["A"])
+        random.Random(12 + round).shuffle(order)
+        at = {name: start + args.answer_seconds * slot / len(order) for slot, name in enumerate(order)}
+        sending = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names["A"]]
+        for load, names in sending:
+            load.send(
+                "call_at",
+                at={name: at[name] for name in names},
+                event="poll_answer",
+                each={
+                    name: {"id": question.get("id"), "square": answers[name], "round": round}
+                    for name in names
+                },
+            )
+        answered = self.answered[round] = {}
+        for load, _ in sending:
+            answered.update(load.result(args.answer_seconds + 120))
+        self.phases[WINDOWS[round]] = (start, start + args.answer_seconds)
+        self.check_acks(
+            f"poll_answer (round {round})", {name: timed["ack"] for name, timed in answered.items()}
+        )
+        # The last count follows the last answer within a throttle's interval.
+        time.sleep(max(0.0, start + args.answer_seconds + 3 * COUNT_EVERY - time.monotonic()))
+
+    def answers(self, round):
+        """Return each follower's answer in a round: the search's next move for most (more in the
+        second round), another square for the rest."""
         right = self.truth["answer"] if self.truth else 0
         squares = BOARD["rows"] * BOARD["cols"]
-        chosen = {}
+        chosen = self.sent[round] = {}
         for i, name in enumerate(self.names["A"]):
-            wrong = (right + 1 + i % 7) % squares  # never the right square
-            chosen[name] = right if (i % 100) < 100 * RIGHT_SHARE else wrong
-        self.sent_counts = {}
-        for square in chosen.values():
-            self.sent_counts[square] = self.sent_counts.get(square, 0) + 1
+            wrong = (right + 1 + (i * round) % 7) % squares  # never the right square
+            # Spread over the class, so that some go from right to wrong as well as the other way.
+            share = ((i * 37 + 11 * round) % 100) < 100 * RIGHT_SHARE[round]
+            chosen[name] = right if share else wrong
         return chosen
 
     def next_move(self, question):
@@ -211,20 +232,43 @@ class Polls(Hall):
                 got = (question if key == "square" else result).get(key)
                 if got != self.truth[key]:
                     self.problems.append(f"the question's {key} is {got}, the search's {self.truth[key]}")
-        counts = [[square, n] for square, n in sorted(self.sent_counts.items())]
-        right = self.sent_counts.get(self.truth["answer"], 0) if self.truth else None
-        if result.get("counts") != counts or result.get("answered") != len(self.names["A"]):
-            self.problems.append(
-                f"revealed {result.get('answered')} answers counted {result.get('counts')}; sent {counts}"
-            )
-        if result.get("right") != right:
-            self.problems.append(f"revealed {result.get('right')} right answers, {right} were sent")
+        rounds = result.get("rounds") or []
+        if len(rounds) != len(self.sent):
+            self.problems.append(f"revealed {len(rounds)} rounds, {len(self.sent)} were asked")
+        for round, sent in self.sent.items():
+            counts = [[square, n] for square, n in sorted(Counter(sent.values()).items())]
+            right = Counter(sent.values())[self.truth["answer"]] if self.truth else None
+            got = rounds[round - 1] if len(rounds) >= round else {}
+            if got.get("counts") != counts or got.get("answered") != len(self.names["A"]):
+                self.problems.append(
+                    f"round {round}: revealed {got.get('answered')} answers counted {got.get('counts')}; "
+                    f"sent {counts}"
+                )
+            if got.get("right") != right:
+                self.problems.append(
+                    f"round {round}: revealed {got.get('right')} right answers, {right} sent"
+                )
+        if rounds and any(result.get(key) != rounds[-1].get(key) for key in ("counts", "answered", "right")):
+            self.problems.append("the result's counts are not its last round's")
+        if len(self.sent) == 2:
+            pairs = Counter((self.sent[1][name], self.sent[2][name]) for name in self.names["A"])
+            shift = [[was, now, n] for (was, now), n in sorted(pairs.items())]
+            if result.get("shift") != shift:
+                self.problems.append(f"the revealed shift is {result.get('shift')}, not {shift} as sent")
         for name in self.names["A"]:
             events = [(event, payload) for _, event, payload in self.seen[name]]
-            wanted = [("poll_opened", question), ("poll_revealed", result)]
+            stages = (
+                [
+                    ("poll_stage", {"id": question.get("id"), "stage": stage, "round": round})
+                    for stage, round in (("discuss", 1), ("second", 2))
+                ]
+                if len(self.sent) == 2
+                else []
+            )
+            wanted = [("poll_opened", question), *stages, ("poll_revealed", result)]
             if events != wanted:
                 self.problems.append(
-                    f"{name} got {[e for e, _ in events]} of the poll, not both messages as sent"
+                    f"{name} got {[e for e, _ in events]} of the poll, not every message as sent"
                 )
                 break
         if any(self.seen[name] for name in self.names["B"]):
@@ -278,7 +322,7 @@ class Polls(Hall):
                 machine = f"{'-':>6} {'-':>5} {'-':>5}"
             head = f"{window_name:<10} {window[1] - window[0]:>5.1f} {machine}  "
             for klass in INSTRUCTORS:
-                if klass == "A" and window_name == "answering":
+                if klass == "A" and window_name in WINDOWS.values():
                     say(f"{head}A x{len(self.names['A']):<8} (paused: a question is open)")
                 else:
                     s = self.figures[(klass, window_name)] = self.class_stream(everyone, klass, window)
@@ -320,8 +364,15 @@ class Polls(Hall):
             self.problems.append(
                 f"the move asked about reached {len(moved)} of {len(self.names['A'])} followers"
             )
-        acks = [t["acked"] - t["sent"] for t in self.answered.values() if t["acked"] is not None]
         n = len(self.names["A"])
+        staged, stage_sent = [], self.staged["sent"] if self.staged else None
+        if self.staged:
+            staged = [
+                stamp - self.staged["sent"]
+                for name in self.names["A"]
+                for stamp, e, payload in self.seen[name]
+                if e == "poll_stage" and payload.get("stage") == "second"
+            ]
         say(f"\nthe question (class A, {n:,} followers); ms from the instructor's or the student's send")
         say(f"{'step':<42} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7} {'arrived':>8}")
         self.poll = {}
@@ -331,7 +382,25 @@ class Polls(Hall):
                 f"poll_opened at every follower (ack {ms(self.posed['acked'] - pose_sent):.0f})",
                 opened,
             ),
-            ("answer", f"answer acks, {n:,} in {args.answer_seconds:g} s", acks),
+            *(
+                (
+                    f"answer{round}",
+                    f"round {round}'s answer acks, {n:,} in {args.answer_seconds:g} s",
+                    [t["acked"] - t["sent"] for t in answered.values() if t["acked"] is not None],
+                )
+                for round, answered in self.answered.items()
+            ),
+            *(
+                [
+                    (
+                        "stage",
+                        f"round 2 opened at every follower (ack {ms(self.staged['acked'] - stage_sent):.0f})",
+                        staged,
+                    )
+                ]
+                if self.staged
+                else []
+            ),
             (
                 "reveal",
                 f"poll_revealed at every follower (ack {ms(self.revealed['acked'] - reveal_sent):.0f})",
@@ -345,12 +414,13 @@ class Polls(Hall):
             say(f"{label:<42} {figures} {s['n']:>8,}")
         say(self.stalls())
 
-        acked = [t["acked"] for t in self.answered.values() if t["acked"] is not None]
-        first_sent = min(t["sent"] for t in self.answered.values())
+        last_round = self.answered[max(self.answered)]
+        acked = [t["acked"] for t in last_round.values() if t["acked"] is not None]
+        first_sent = min(t["sent"] for t in last_round.values())
         last = self.counts[-1] if self.counts else (math.nan, None, {})
         span = max(acked, default=math.nan) - first_sent
         self.throttle = {
-            "messages": len(self.counts),
+            "messages": sum(1 for stamp, _, _ in self.counts if stamp >= first_sent),
             "last": last[2].get("answered"),
             # One count as the first answer comes, then one every COUNT_EVERY until the last.
             "allowed": 1 + math.ceil(span / COUNT_EVERY),
@@ -358,8 +428,8 @@ class Polls(Hall):
         }
         t = self.throttle
         say(
-            f"poll_count to the instructor: {t['messages']} messages over the {span:.2f} s of answers "
-            f"(at most {t['allowed']} at one every {ms(COUNT_EVERY):.0f} ms), the last "
+            f"poll_count to the instructor: {t['messages']} messages over the {span:.2f} s of the last "
+            f"round's answers (at most {t['allowed']} at one every {ms(COUNT_EVERY):.0f} ms), the last "
             f"{t['late']:.0f} ms after the last answer's ack, saying {t['last']} answered"
         )
         result = self.revealed["ack"].get("result") or {}
@@ -368,6 +438,11 @@ class Polls(Hall):
             f"({result.get('kind')} to {result.get('answer')} from {self.question.get('square')}, "
             f"after event {at})"
         )
+        if result.get("moved"):
+            rounds = ", ".join(
+                f"round {i + 1} {r['right']} of {r['answered']} right" for i, r in enumerate(result["rounds"])
+            )
+            say(f"the rounds: {rounds}; moved {result['moved']}")
         say(self.verdicts())
         return "\n".join(out)
 
@@ -375,7 +450,10 @@ class Polls(Hall):
         """Say how many answers waited over `slow` s for their ack, and when: bunched, the server stalled."""
         start = self.phases["answering"][0]
         late = sorted(
-            t["acked"] for t in self.answered.values() if t["acked"] and t["acked"] - t["sent"] > slow
+            t["acked"]
+            for answered in self.answered.values()
+            for t in answered.values()
+            if t["acked"] and t["acked"] - t["sent"] > slow
         )
         bursts = []
         for acked in late:
@@ -386,7 +464,9 @@ class Polls(Hall):
         self.slow_acks = (len(late), len(bursts))
         if not late:
             return f"no answer waited over {ms(slow):.0f} ms for its ack"
-        when = ", ".join(f"{len(b)} acked at {b[-1] - start:.2f} s" for b in bursts[:6])
+        when = ", ".join(
+            f"{len(b)} acked at {b[-1] - start:.2f} s" for b in bursts[:6]
+        )  # from round 1's start
         return (
             f"answers that waited over {ms(slow):.0f} ms for their ack: {len(late)}, in {len(bursts)} "
             f"bunch(es) ({when} into the window): each bunch a moment the server answered nobody"
@@ -396,31 +476,44 @@ class Polls(Hall):
         """Return the goals' lines, each met or not, with the ratios against the quiet window."""
         f, p, lines = self.figures, self.poll, ["\ngoals (against the quiet window of the same run):"]
         usual = f[("A", "quiet")]
-        for key, what in (("pose", "poll_opened"), ("reveal", "poll_revealed"), ("move", "the move")):
+        steps = (
+            ("pose", "poll_opened"),
+            ("stage", "round 2's poll_stage"),
+            ("reveal", "poll_revealed"),
+            ("move", "the move"),
+        )
+        for key, what in (step for step in steps if step[0] in p):
             lines.append(
                 f"  {what} p95 {p[key]['p95']:.1f} ms, max {p[key]['max']:.1f} ms: "
                 f"x{p[key]['p95'] / usual['p95']:.2f} "
                 f"the class's stream p95 ({usual['p95']:.1f} ms), within its goal ({GOAL_P95_MS} ms): "
                 f"{verdict(p[key]['p95'] < GOAL_P95_MS)}"
             )
-        quiet, busy = f[("B", "quiet")], f[("B", "answering")]
-        extra = busy["p95"] - quiet["p95"]
-        lines.append(
-            f"  class B's lag behind its schedule, p95/max: {busy['lag95']:.1f}/{busy['lagmax']:.1f} ms "
-            f"while A's answers come in, {quiet['lag95']:.1f}/{quiet['lagmax']:.1f} quiet"
-        )
-        lines.append(
-            f"  class B's stream while A's answers come in: p50/p95/p99 {busy['p50']:.1f}/{busy['p95']:.1f}/"
-            f"{busy['p99']:.1f} ms against {quiet['p50']:.1f}/{quiet['p95']:.1f}/{quiet['p99']:.1f} quiet "
-            f"(p95 x{busy['p95'] / quiet['p95']:.2f}, {extra:+.1f} ms); {busy['rate']:.1f} against "
-            f"{quiet['rate']:.1f} events/s each; grows by under {GOAL_SKIP_EXTRA_MS} ms at p95: "
-            f"{verdict(extra < GOAL_SKIP_EXTRA_MS)}"
-        )
+        quiet = f[("B", "quiet")]
+        for round, window in WINDOWS.items():
+            if round not in self.answered:
+                continue
+            busy = f[("B", window)]
+            extra = busy["p95"] - quiet["p95"]
+            lines.append(
+                f"  class B's lag behind its schedule, p95/max: {busy['lag95']:.1f}/{busy['lagmax']:.1f} ms "
+                f"while A's round {round} answers come in, {quiet['lag95']:.1f}/{quiet['lagmax']:.1f} quiet"
+            )
+            lines.append(
+                f"  class B's stream while A's round {round} answers come in: p50/p95/p99 {busy['p50']:.1f}/"
+                f"{busy['p95']:.1f}/{busy['p99']:.1f} ms against {quiet['p50']:.1f}/{quiet['p95']:.1f}/"
+                f"{quiet['p99']:.1f} quiet (p95 x{busy['p95'] / quiet['p95']:.2f}, {extra:+.1f} ms), "
+                f"pace {busy['pace']:.1f}%; {busy['rate']:.1f} against {quiet['rate']:.1f} events/s each; "
+                f"grows by under {GOAL_SKIP_EXTRA_MS} ms at p95: {verdict(extra < GOAL_SKIP_EXTRA_MS)}"
+            )
+            a = p[f"answer{round}"]
+            lines.append(
+                f"  round {round}'s answer acks p50/p95/max {a['p50']:.1f}/{a['p95']:.1f}/{a['max']:.1f} ms"
+            )
         t = self.throttle
         lines.append(
-            f"  answer acks p50/p95/max {p['answer']['p50']:.1f}/{p['answer']['p95']:.1f}/"
-            f"{p['answer']['max']:.1f} ms; the instructor's count ends at {t['last']} in "
-            f"{t['messages']} messages, at most {t['allowed']} allowed: "
+            f"  the instructor's count of the last round ends at {t['last']} in {t['messages']} messages, "
+            f"at most {t['allowed']} allowed: "
             f"{verdict(t['last'] == len(self.names['A']) and t['messages'] <= t['allowed'])}"
         )
         return "\n".join(lines)
@@ -450,6 +543,8 @@ def parse(argv):
     parser.add_argument(
         "--answer-seconds", type=float, default=5, help="the window the answers are spread over"
     )
+    parser.add_argument("--rounds", type=int, choices=(1, 2), default=2, help="the question's rounds")
+    parser.add_argument("--discuss-seconds", type=float, default=2, help="the discussion between two rounds")
     parser.add_argument("--after-seconds", type=float, default=4)
     parser.add_argument(
         "--lead", type=float, default=1, help="seconds from posing to the first answer, and from revealing on"
@@ -475,7 +570,8 @@ def main(argv=None):
     args = parse(argv)
     print(
         f"Class questions: class A ({args.followers:,} followers, half browser-like) is asked its run's "
-        f"next move and answers within {args.answer_seconds:g} s, while class B ({args.others} followers) "
+        f"next move and answers within {args.answer_seconds:g} s, in {args.rounds} round(s), "
+        f"while class B ({args.others} followers) "
         f"plays on; both runs {BOARD['rows']}x{BOARD['cols']} {BOARD['order']} at {args.speed:g} events/s."
     )
     print(
@@ -487,9 +583,9 @@ def main(argv=None):
         Polls(args),
         600 + 0.3 * args.followers,
         "functional checks: every follower got both runs' batches in order, equal to the "
-        "instructor's and the search's; each of class A got poll_opened and poll_revealed once, "
-        "as sent, and the move; the question and its result match the search and the answers "
-        "sent; no refusals, no drops, no extension accepted",
+        "instructor's and the search's; each of class A got poll_opened, the stages and "
+        "poll_revealed once, as sent, and the move; the question and its result (each round, the "
+        "shift) match the search and the answers sent; no refusals, no drops, no extension accepted",
     )
 
 

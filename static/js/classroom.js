@@ -105,7 +105,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
       setClass({ role: "student", code: answer.code, ticket: answer.ticket ?? state().klass.ticket,
         waiting: Boolean(answer.waiting), voter: answer.voter ?? state().klass.voter });
       if (answer.voter) remember(VOTER, JSON.stringify({ code: answer.code, voter: answer.voter }));
-      if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer } });
+      if (answer.answer !== undefined) store.update({ poll: { mine: answer.answer, first: answer.first ?? null } });
       tournament.joined(answer.entry);
     } else if (!answer.timedOut) {
       const why = refusal(answer);

@@ -69,12 +69,16 @@ export function controls(state, runs) {
     ask: { enabled: leading && klass.led && state.connection === "up" && !polling && main.run !== null && !main.result
       && !skipping && settings.mode !== "example" },
     reveal: { enabled: leading && klass.led && polling },
+    // A two-round question goes from the first round to the discussion, then to the second round.
+    discuss: { enabled: leading && klass.led && polling && state.poll.open.peer && state.poll.open.stage === "first" },
+    second: { enabled: leading && klass.led && polling && state.poll.open.stage === "discuss" },
     results: { enabled: state.poll.history.length > 0 },
     // A clip of the main board (in a race, the first): of events it holds after the chosen point,
     // one at a time; the example graph is drawn by another view.
     clip: { enabled: !state.clip.busy && settings.mode !== "example"
       && clipSpan(main.timeline, main.model.events, state.clip.from).held > 0 },
     // A tap on the board answers the class's question, or the page's own, or chooses the start.
-    answer: { enabled: following ? polling && state.poll.mine === null : Boolean(state.predict.asking) },
+    answer: { enabled: following ? polling && state.poll.mine === null && state.poll.open.stage !== "discuss"
+      : Boolean(state.predict.asking) },
   };
 }

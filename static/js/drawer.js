@@ -1,5 +1,5 @@
 // The drawer of presenter view: the class's tools (timeline, settings, bookmark, the questions'
-// series and results) over the side columns, so the instructor changes anything without leaving
+// series, rounds and results) over the side columns, so the instructor changes anything without leaving
 // the projector's view. It lies over the lesson and the class's link, never over the board, and
 // the board keeps its size: opening it mid-run must not make the board jump on the projector.
 
@@ -11,7 +11,7 @@ export function presenterDrawer(doc = document) {
   const slot = doc.getElementById("drawer-poll-tools");
   // The question's series and results live over the board, hidden in presenter view: the drawer
   // holds them while it is open, and gives them back where they were.
-  const borrowed = [doc.querySelector(".poll-series"), doc.getElementById("poll-results")].map((el) => {
+  const borrowed = [doc.getElementById("poll-options"), doc.getElementById("poll-results")].map((el) => {
     const home = doc.createComment(` ${el.id || el.className} `);
     el.before(home);
     return { el, home };

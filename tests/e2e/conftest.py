@@ -1,11 +1,13 @@
 """Browser fixtures: Debian's Chromium driven by Playwright, against a real server."""
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
+from server.classes.registry import classes
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.page import READY, artifact
 from tests.support.servers import OtherSite
@@ -34,6 +36,19 @@ def browser():
     finally:
         playwright.stop()
         files.shutdown()
+
+
+@pytest.fixture
+def instructor(open_page, site):
+    """Open an instructor's page at projector size and start a class; end it after the test."""
+    page = open_page("/?rows=5&cols=5&start=a5&order=naive&speed=1", viewport={"width": 1920, "height": 1080})
+    page.get_by_role("button", name="Start a class").click()
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
+    yield page
+    if page.locator("#presenter-bar").is_visible():
+        page.get_by_role("button", name="Leave presenter view").click()
+    page.get_by_role("button", name="End class").click()
+    assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
 
 
 @pytest.fixture

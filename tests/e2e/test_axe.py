@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import FASTEST, end_class, open_tournament, start_class, step_events
+from tests.support.page import FASTEST, FOLLOWING, end_class, open_tournament, start_class, step_events
 from tests.support.waiting import wait_for
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
@@ -22,7 +22,6 @@ RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 EXCEPTED = {}  # rule id -> why it is excepted (none)
 SIZES = {"phone": {"width": 390, "height": 844}, "projector": {"width": 1920, "height": 1080}}
 CASES = [(size, language) for size in SIZES for language in ("en", "zh")]
-FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
 
 
 def violations(page):
@@ -104,6 +103,28 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     leader.locator("#poll-reveal").click()
     expect(student.locator("#poll")).not_to_have_attribute("data-open", "true")
     clean(student, "a question revealed, on a student's page")
+    # Two rounds, each answer saying how sure: round 1, the discussion, round 2 and the reveal.
+    leader.locator("#poll-peer").check()
+    leader.locator("#poll-confidence").check()
+    leader.locator("#poll-ask").click()
+    expect(student.locator("#poll-sure")).to_be_visible()
+    clean(student, "round 1 of two, asking how sure, on a student's page")
+    student.locator("#poll-sure input[value=true]").check()
+    student.locator("#poll-square").fill("c4")
+    student.locator("#poll-square").press("Enter")
+    leader.locator("#poll-discuss").click()
+    expect(student.locator("#poll")).to_have_attribute("data-stage", "discuss")
+    clean(student, "the discussion, on a student's page")
+    clean(leader, "the discussion, on the instructor's page")
+    leader.locator("#poll-second").click()
+    expect(student.locator("#poll")).to_have_attribute("data-stage", "second")
+    clean(student, "round 2, on a student's page")
+    student.locator("#poll-square").fill("b3")
+    student.locator("#poll-square").press("Enter")
+    leader.locator("#poll-reveal").click()
+    expect(leader.locator("#poll-shift")).to_be_visible()
+    clean(student, "two rounds revealed, on a student's page")
+    clean(leader, "two rounds revealed, on the instructor's page")
     # The class tournament: the instructor's tools and standings, a student's entry, rank and boards.
     open_tournament(leader, largest=7)
     expect(student.locator("#tournament")).to_have_attribute("open", "")
@@ -115,7 +136,7 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     clean(leader, "the tournament, on the instructor's page")
     leader.locator("#presenter").click()
     leader.wait_for_function("() => document.body.dataset.presenter === 'true'")
-    clean(leader, "the presenter view, a question revealed, the tournament's standings")
+    clean(leader, "the presenter view, two rounds revealed, the tournament's standings")
     end_class(leader)
     assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
 

@@ -9,11 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import READY, STEP, set_board
+from tests.support.page import FOLLOWING, READY, STEP, set_board
 from tests.support.tap import Tap
 from tests.support.waiting import wait_for
 
-FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
 VIEWPORT = {"width": 1280, "height": 800}
 
 

@@ -4,11 +4,10 @@ import csv
 import io
 import re
 
-import pytest
 from playwright.sync_api import expect
 
-from server.classes.registry import classes
 from tests.support.page import (
+    FOLLOWING,
     artifact,
     click_square,
     frames_pass,
@@ -17,36 +16,9 @@ from tests.support.page import (
     step_events,
     wait_for_pixels,
 )
-from tests.support.waiting import wait_for
+from tests.support.questions import free_squares, next_square
 
-FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
 RIGHT_RING = (0x13, 0x7A, 0x32)  # theme.js rightAnswer
-
-
-@pytest.fixture
-def instructor(open_page, site):
-    """Open an instructor's page at projector size and start a class; end it after the test."""
-    page = open_page("/?rows=5&cols=5&start=a5&order=naive&speed=1", viewport={"width": 1920, "height": 1080})
-    page.get_by_role("button", name="Start a class").click()
-    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
-    yield page
-    if page.locator("#presenter-bar").is_visible():
-        page.get_by_role("button", name="Leave presenter view").click()
-    page.get_by_role("button", name="End class").click()
-    assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
-
-
-def next_square(site):
-    """Return the square the class's run moves to next, as the server's engine says."""
-    (klass,) = [k for k in classes(site.app).shared()[0]]
-    upcoming = klass.main.player.upcoming()
-    kind, vertex, _ = upcoming["next"]
-    return vertex if kind == "visit" else upcoming["path"][-2]
-
-
-def free_squares(page):
-    """Return the squares off the path on a page's board."""
-    return page.evaluate("() => [...knightsTour.model.numbers].flatMap((n, s) => (n ? [] : [s]))")
 
 
 def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instructor, open_page, site):

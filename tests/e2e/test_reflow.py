@@ -8,10 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import open_tournament, start_class, step_events
+from tests.support.page import FOLLOWING, open_tournament, start_class, step_events
 from tests.support.waiting import wait_for
 
-FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
 # Every element whose text a user reads (as test_lessons.py checks at its widths), and the class's parts.
 CUT = """() => [...document.querySelectorAll(
       'button, dd, .lane-caption, .status, label, legend, .poll-text, .note, .tournament-mine, h2, summary')]

@@ -1,11 +1,14 @@
 // The class's question box: the instructor's tools and count, a student's prompt and answer, and
-// after the reveal the share of the class who had it right, over a series too.
+// after the reveal the share of the class who had it right, over a series too; for two rounds,
+// both rounds' shares, how the answers moved between them and how sure they were.
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
-import { accuracy, lastSeries, seriesGoesOn } from "../polls.js";
+import { accuracy, lastSeries, moves, seriesGoesOn, twoRounds } from "../polls.js";
 import { answersOf, nameOf } from "../lane-facts.js";
+import { setText } from "./dom.js";
 
 const percent = (share) => Math.round(share * 100);
+const SHIFT_ROWS = 8; // the moves the projector lists, most students first
 
 /** Return the poll view. */
 export function createPollView(els) {
@@ -17,31 +20,76 @@ export function createPollView(els) {
     return late ? of + gap + t("poll.late", { n: late }) : of;
   }
 
+  const COUNTING = { first: "poll.countingFirst", second: "poll.countingSecond" };
+
+  // The instructor's line: the count, or the share right; for two rounds, the share right in each
+  // round, with the details below it (how the answers moved, how sure, against how many students).
   function leaderText(poll, presenting) {
     const { open, result } = poll;
-    if (open) return t("poll.counting", { n: poll.answered, index: open.index, of: open.of }) + counts(poll);
-    if (result) {
-      const share = t("poll.share", { n: result.answered, right: result.right, share: percent(accuracy([result]) ?? 0) });
-      return share + counts(result);
+    if (open) {
+      const params = { n: poll.answered, index: open.index, of: open.of };
+      const key = open.stage === "discuss" ? "poll.discussing" : open.peer ? COUNTING[open.stage] : "poll.counting";
+      return [t(key, params) + counts(poll), ""];
     }
-    return presenting ? "" : t("poll.idle");
+    if (!result) return [presenting ? "" : t("poll.idle"), ""];
+    const share = percent(accuracy([result]) ?? 0);
+    if (!twoRounds(result)) return [t("poll.share", { n: result.answered, right: result.right, share }) + sureText(result) + counts(result), ""];
+    const [first] = result.rounds, { moved } = result;
+    const shares = t("poll.shareRounds", { first: percent(accuracy([result], 0) ?? 0), firstRight: first.right,
+      firstN: first.answered, share, right: result.right, n: result.answered });
+    const shift = t("poll.moved", { wrongRight: moved.wrong_right, rightWrong: moved.right_wrong });
+    return [shares, shift + sureText(result) + counts(result)];
+  }
+
+  // How sure the last round's right and wrong answers were, if the question asked.
+  function sureText(result) {
+    const sure = result.rounds?.at(-1).sure;
+    if (!sure) return "";
+    const { right, wrong } = sure, unsaid = right.unsaid + wrong.unsaid;
+    const said = t("poll.sureCounts", { rightSure: right.sure, rightUnsure: right.unsure, wrongSure: wrong.sure,
+      wrongUnsure: wrong.unsure });
+    return t("sentence.gap") + said + (unsaid ? t("sentence.gap") + t("poll.unsaid", { n: unsaid }) : "");
+  }
+
+  function openText(poll, lane) {
+    const { open, mine, first } = poll;
+    const name = (square) => nameOf(lane, square);
+    if (open.stage === "discuss") return first === null ? t("poll.discussNone") : t("poll.discussMine", { square: name(first) });
+    if (mine === null) {
+      if (!open.peer) return t("poll.tap");
+      if (open.stage === "first") return t("poll.tapFirst");
+      return first === null ? t("poll.tapSecondNone") : t("poll.tapSecond", { square: name(first) });
+    }
+    if (poll.apart) return t("poll.waitingApart", { square: name(mine) });
+    if (open.stage === "second" && first !== null) return t("poll.waitingSecond", { square: name(mine), first: name(first) });
+    return t(open.peer && open.stage === "first" ? "poll.waitingFirst" : "poll.waiting", { square: name(mine) });
   }
 
   function studentText(poll, lane) {
-    const { open, result, mine } = poll;
-    if (open && mine === null) return t("poll.tap");
-    if (open) return t(poll.apart ? "poll.waitingApart" : "poll.waiting", { square: nameOf(lane, mine) });
+    const { open, result } = poll;
+    if (open) return openText(poll, lane);
     if (!result) return "";
     const params = { square: nameOf(lane, result.answer), share: percent(accuracy([result]) ?? 0) };
-    if (result.mine === null || result.mine === undefined) return t("poll.missed", params);
-    return t(result.mine === result.answer ? "poll.right" : "poll.wrong", { ...params, mine: nameOf(lane, result.mine) });
+    const mine = result.mine === null || result.mine === undefined ? t("poll.missed", params)
+      : t(result.mine === result.answer ? "poll.right" : "poll.wrong", { ...params, mine: nameOf(lane, result.mine) });
+    if (!twoRounds(result)) return mine;
+    const gap = t("sentence.gap");
+    const yours = result.first === null || result.first === undefined || result.mine === null || result.mine === undefined
+      ? "" : gap + t("poll.yourRounds", { first: nameOf(lane, result.first), mine: nameOf(lane, result.mine) });
+    return mine + yours + gap + t("poll.classRounds", { first: percent(accuracy([result], 0) ?? 0), share: params.share });
   }
 
   function summary(poll, leading) {
     const series = lastSeries(poll.history);
     const last = series.at(-1);
     if (!last || last.of < 2) return "";
-    if (leading) return t("poll.seriesClass", { done: series.length, of: last.of, share: percent(accuracy(series) ?? 0) });
+    const share = percent(accuracy(series) ?? 0);
+    if (leading && series.some(twoRounds)) {
+      // The first round of a one-round question is its last: its answers count in both.
+      const first = percent(accuracy(series, 0) ?? 0);
+      return t("poll.seriesClassRounds", { done: series.length, of: last.of, first, share });
+    }
+    if (leading) return t("poll.seriesClass", { done: series.length, of: last.of, share });
     const right = series.filter((r) => r.mine === r.answer).length;
     return t("poll.seriesMine", { done: series.length, of: last.of, right });
   }
@@ -61,13 +109,37 @@ export function createPollView(els) {
     els.pollAsk.textContent = goesOn ? t("poll.next", { index: last.index + 1, of: last.of }) : t("poll.ask");
     els.pollReveal.hidden = els.pollCancel.hidden = !poll.open;
     els.pollReveal.disabled = els.pollCancel.disabled = !c.reveal.enabled;
+    els.pollDiscuss.hidden = !c.discuss.enabled;
+    els.pollSecond.hidden = !c.second.enabled;
+    els.pollPeer.disabled = els.pollConfidence.disabled = !c.ask.enabled;
     els.pollResults.disabled = !c.results.enabled;
-    const text = leading ? leaderText(poll, klass.presenter) : studentText(poll, runs.main);
+    const [text, detail] = leading ? leaderText(poll, klass.presenter) : [studentText(poll, runs.main), ""];
     els.pollText.textContent = poll.note ? text + t("sentence.gap") + t(poll.note.id, poll.note.params) : text;
-    els.pollForm.hidden = !following || !poll.open;
+    setText(els.pollDetail, detail);
+    els.pollForm.hidden = !following || !poll.open || poll.open.stage === "discuss";
     els.pollSquare.disabled = els.pollAnswer.disabled = !c.answer.enabled;
+    els.pollSure.hidden = !(following && c.answer.enabled && poll.open?.confidence);
+    for (const radio of els.pollSure.querySelectorAll("input")) radio.checked = radio.value === String(poll.sure);
     els.poll.dataset.open = String(Boolean(poll.open));
+    els.poll.dataset.stage = poll.open?.stage ?? "";
     els.pollSummary.textContent = summary(poll, leading);
+    renderShift(leading && !poll.open ? poll.result : null, runs.main);
+  }
+
+  // The moves between the rounds, drawn again only when the result or the board's names change.
+  let shown = null;
+  function renderShift(result, lane) {
+    const rows = twoRounds(result) ? moves(result).slice(0, SHIFT_ROWS) : [];
+    const items = rows.map(([from, to, n]) => t("poll.shiftMove", { from: nameOf(lane, from), to: nameOf(lane, to), n }));
+    els.pollShift.hidden = rows.length === 0;
+    const key = JSON.stringify(items);
+    if (key === shown) return;
+    shown = key;
+    els.pollShiftRows.replaceChildren(...items.map((text) => {
+      const item = document.createElement("li");
+      item.textContent = text;
+      return item;
+    }));
   }
 
   return { render };

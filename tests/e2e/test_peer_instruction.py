@@ -1,0 +1,117 @@
+"""A two-round question in real browsers: an instructor and four students, round 1, the discussion,
+round 2, then the reveal on the projector with both rounds, the shift and how sure, and the CSV."""
+
+import csv
+import io
+
+from playwright.sync_api import expect
+
+from tests.support.page import FOLLOWING, artifact, click_square, frames_pass, square_name, step_events
+from tests.support.questions import free_squares, next_square
+
+PHONE = {"width": 390, "height": 844}
+
+
+def tap(student, square, sure=None):
+    """Answer with a square on the board, saying first how sure (None: not said)."""
+    if sure is not None:
+        student.locator("#poll-sure").get_by_label("not sure" if not sure else "sure", exact=True).check()
+    click_square(student, square // 5, square % 5)
+
+
+def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_projector(
+    instructor, open_page, site
+):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    students = [
+        open_page(f"/?class={code}", until=FOLLOWING, viewport=PHONE if i == 0 else None) for i in range(4)
+    ]
+    events = step_events(page, 3)
+    for student in students:
+        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    page.get_by_label("two rounds, with a discussion between").check()
+    page.get_by_label("ask how sure").check()
+    page.get_by_role("button", name="Presenter view").click()
+    page.get_by_role("button", name="Ask the class").click()
+    counting = (
+        "Question 1 of 1, round 1 (each on their own): {} so far. Students following when it was asked: 4."
+    )
+    expect(page.locator("#poll-text")).to_have_text(counting.format("0 answers"))
+    right = next_square(site)
+    wrong = next(s for s in free_squares(page) if s != right)
+    name = {right: square_name(right, 5, 5), wrong: square_name(wrong, 5, 5)}
+
+    # Round 1: two right, two wrong; the last student does not say how sure.
+    first = (right, right, wrong, wrong)
+    for student, square, sure in zip(students, first, (True, True, True, None), strict=True):
+        expect(student.locator("#poll-text")).to_contain_text("Round 1, on your own")
+        tap(student, square, sure)
+        expect(student.locator("#poll-text")).to_have_text(
+            f"Your first answer: {name[square]}. A discussion comes next: keep it to yourself for now."
+        )
+    expect(page.locator("#poll-text")).to_have_text(counting.format("4 answers"))
+    assert page.evaluate("() => knightsTour.overlay().answers") is None, "nobody sees round 1's answers"
+
+    page.get_by_role("button", name="Discuss with your neighbour").click()
+    expect(page.locator("#poll-text")).to_have_text(
+        "4 students answered round 1. The class discusses with their neighbours: press Second round "
+        "when they are ready. Students following when it was asked: 4."
+    )
+    for student, square in zip(students, first, strict=True):
+        expect(student.locator("#poll-text")).to_have_text(
+            "Discuss with your neighbour: where does the knight go next, and why? "
+            f"Your first answer: {name[square]}."
+        )
+        expect(student.locator("#poll-form")).to_be_hidden()
+
+    page.get_by_role("button", name="Second round").click()
+    # Round 2: three right; the second student changes from right to wrong, and is not sure.
+    second = (right, wrong, right, right)
+    for student, was, square, sure in zip(students, first, second, (True, False, True, False), strict=True):
+        expect(student.locator("#poll-text")).to_have_text(
+            f"Round 2: answer again, after the discussion. Your first answer was {name[was]}."
+        )
+        tap(student, square, sure)
+        expect(student.locator("#poll-text")).to_have_text(
+            f"Your second answer: {name[square]} (first: {name[was]}). Waiting for the reveal…"
+        )
+    expect(page.locator("#poll-text")).to_contain_text("round 2: 4 answers so far.")
+
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.locator("#poll-text")).to_have_text(
+        "Round 1: 50% right (2 of 4). Round 2: 75% right (3 of 4)."
+    )
+    expect(page.locator("#poll-detail")).to_have_text(
+        "From wrong to right: 2. From right to wrong: 1. Right answers: 2 sure, 1 not sure. "
+        "Wrong answers: 0 sure, 1 not sure. Students following when it was asked: 4."
+    )
+    shift = page.get_by_role("list", name="How answers moved from round 1 to round 2:")
+    expect(shift.get_by_role("listitem")).to_have_text(
+        [f"{name[wrong]} → {name[right]}: 2 students", f"{name[right]} → {name[wrong]}: 1 student"]
+    )
+    answers = page.evaluate("() => knightsTour.overlay().answers")
+    assert answers["heat"] == sorted([[right, 3], [wrong, 1]]), "the heatmap shows round 2"
+    expect(students[1].locator("#poll-text")).to_have_text(
+        f"The knight went to {name[right]}; you said {name[wrong]}. 75% of the class had it. "
+        f"You said {name[right]}, then {name[wrong]}. The class: 50% right in round 1, 75% in round 2."
+    )
+    expect(students[2].locator("#poll-text")).to_have_text(
+        f"Right: the knight went to {name[right]}. 75% of the class had it. "
+        f"You said {name[wrong]}, then {name[right]}. The class: 50% right in round 1, 75% in round 2."
+    )
+    frames_pass(page, 400)  # the knight has landed
+    page.screenshot(path=artifact("peer_revealed_projector.png"))
+    students[0].screenshot(path=artifact("peer_revealed_phone.png"))
+
+    page.get_by_role("button", name="Leave presenter view").click()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Results as CSV").click()
+    (row,) = csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read()))
+    assert (row["rounds"], row["answered"], row["right"], row["share_right"]) == ("2", "4", "3", "0.750")
+    assert (row["round1_answered"], row["round1_right"], row["round1_share_right"]) == ("4", "2", "0.500")
+    moved = [row[key] for key in ("right_to_right", "wrong_to_right", "right_to_wrong", "wrong_to_wrong")]
+    assert moved == ["1", "2", "1", "0"]
+    sure = [row[key] for key in ("sure_right", "unsure_right", "unsaid_right", "sure_wrong", "unsure_wrong")]
+    assert sure == ["2", "1", "0", "0", "1"]
+    assert row["moved"] == f"{name[wrong]}>{name[right]}:2 {name[right]}>{name[wrong]}:1"
