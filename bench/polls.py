@@ -67,6 +67,7 @@ POLL_EVENTS = ("poll_opened", "poll_stage", "poll_revealed", "poll_closed")
 # Followers who answer the search's next move in each round; the others pick another square.
 RIGHT_SHARE = {1: 0.6, 2: 0.8}
 WINDOWS = {1: "answering", 2: "answering2"}
+SPREAD = {1: 37, 2: 53}  # which followers are right in each round: some go each way between them
 QUICK = {"followers": 100, "others": 20, "quiet_seconds": 3, "answer_seconds": 2, "after_seconds": 2}
 
 
@@ -191,7 +192,7 @@ class Polls(Hall):
         for i, name in enumerate(self.names["A"]):
             wrong = (right + 1 + (i * round) % 7) % squares  # never the right square
             # Spread over the class, so that some go from right to wrong as well as the other way.
-            share = ((i * 37 + 11 * round) % 100) < 100 * RIGHT_SHARE[round]
+            share = ((i * SPREAD[round] + 11) % 100) < 100 * RIGHT_SHARE[round]
             chosen[name] = right if share else wrong
         return chosen
 
