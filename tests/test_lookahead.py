@@ -165,13 +165,14 @@ def step_and_check(player, receiver, steps):
         player.step()
         assert wait_for(lambda n=before: receiver.count() == n + 1)
         assert asked["next"] == receiver.events[-1], f"event {asked['events']}"
-        assert player.upcoming()["events"] == asked["events"] + 1
+        now = player.upcoming()
+        assert now["events"] == asked["events"] + 1 and now["last"] == receiver.events[-1]
 
 
 def test_a_paused_player_predicts_each_event_it_steps_to(player):
     receiver = Receiver()
     run = player(receiver, paused=True)
-    assert run.upcoming() == {"events": 0, "path": [], "next": (VISIT, 0, 0)}
+    assert run.upcoming() == {"events": 0, "path": [], "last": None, "next": (VISIT, 0, 0)}
     assert run.last is None
     step_and_check(run, receiver, 40)  # the naive 5x5 search backs up first at event 13
     assert any(kind == BACKTRACK for kind, _, _ in receiver.events)

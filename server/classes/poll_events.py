@@ -7,6 +7,7 @@ import time
 
 from flask import request
 
+from ..engine.symmetry import TURNS, turned_next
 from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.player import Player
@@ -30,6 +31,7 @@ from .relay import Relay
 
 COUNT_EVERY = 0.2  # seconds between two counts sent to the instructor: 5 a second at most
 NO_RUN = "there is no run to ask about: start one first"
+BAD_TURN = f"turn must be one of {', '.join(TURNS)}"
 QUESTION_OPEN = "a question is open: reveal or cancel it first"
 # Students answer by tapping a square: the example graph has vertices, not squares.
 ON_GRAPH = "questions are asked about a knight's board, not the example graph"
@@ -148,6 +150,7 @@ def on_poll_open(data=None):
                 present=present,
                 peer=peer,
                 confidence=confidence,
+                position=(ahead["path"], ahead["last"], player.search),
             )
             socketio.emit("poll_opened", poll.question(), to=klass.room)
     if refused is not None:
@@ -240,7 +243,8 @@ def on_poll_reveal(data=None):
     with klass.lock:
         result = klass.polls.reveal(number)
         socketio.emit("poll_revealed", result, to=klass.room)
-        player = klass.main.player
+        # A question asked again turned is about no move of the run: the run stays where it is.
+        player = klass.main.player if result["transfer"] is None else None
     if player is not None:
         # The move plays as a step does: to the instructor's page, and through the relay to the room.
         player.step()
@@ -264,6 +268,39 @@ def on_poll_stage(data=None):
         socketio.emit("poll_stage", news, to=klass.room)
         count = poll.count()
     return {**news, **count}
+
+
+@socketio.on("poll_transfer")
+@answered
+def on_poll_transfer(data=None):
+    """The instructor's page asks the question revealed last again, on the board mirrored or turned
+    half round: its answer is the search's next event from the turned position."""
+    klass = led()
+    number = _id(data)
+    turn = data.get("turn")
+    if turn not in TURNS:
+        raise ValueError(BAD_TURN)
+    _, peer, confidence = check_asking({key: data[key] for key in ("peer", "confidence") if key in data})
+    present = _present(klass)
+    with klass.lock:
+        path, search = klass.polls.turnable(number)
+        turned, event = turned_next(search, path, turn)
+        move = prediction({"path": turned, "next": event})
+        original = klass.polls.history[-1]
+        player = klass.main.player
+        poll = klass.polls.pose(
+            original["run"],
+            # Where the class's run stands: the turned board shows until it moves on.
+            player.events if player is not None else original["at"] + 1,
+            move,
+            len(search.graph),
+            present=present,
+            peer=peer,
+            confidence=confidence,
+            transfer={"of": number, "turn": turn, "path": turned},
+        )
+        socketio.emit("poll_opened", poll.question(), to=klass.room)
+    return {"poll": poll.question(), **poll.count()}
 
 
 @socketio.on("poll_cancel")

@@ -32,6 +32,10 @@ ROUND_CLOSED = "that round is closed"
 BAD_ROUND = "round must be 1 or 2"
 BAD_SURE = "sure must be true or false, and only for a question that asks how sure you are"
 ONE_ROUND = "this question has one round: reveal it"
+NO_TRANSFER = "only the question revealed last can be asked again turned, and not a turned one"
+NOT_ARRIVING = "only a question asked as the knight arrives on a square can be asked again turned"
+MAX_TURNED = 400  # squares of the largest board asked about turned: its path goes to every student
+TOO_LARGE = f"only a board of at most {MAX_TURNED} squares can be asked about turned"
 BAD_STAGE = "a question with two rounds goes from the first round to the discussion, then to the second round"
 # A two-round question (Peer Instruction) goes through these stages; a one-round one stays in the first.
 FIRST, DISCUSS, SECOND = "first", "discuss", "second"
@@ -137,6 +141,8 @@ class Poll:
         peer=False,
         confidence=False,
         stage=FIRST,
+        position=None,
+        transfer=None,
     ):
         self.id, self.run, self.at, self.square = id, run, at, square
         self.index, self.of, self.series = index, of, series
@@ -144,6 +150,10 @@ class Poll:
         self.asked, self.present = asked, present
         self.peer, self.confidence, self.stage = peer, confidence, stage
         self.rounds = [{} for _ in range(2 if stage == SECOND else 1)]  # each: voter -> (square, sure)
+        # The owner's: (path, last event, search) where it was asked, to ask it again turned.
+        self.position = position
+        # A question asked again on the board turned: {"of": the question's id, "turn", "path"}.
+        self.transfer = transfer
 
     @property
     def answers(self):
@@ -174,10 +184,12 @@ class Poll:
         fields = ("id", "run", "at", "square", "index", "of", "series")
         flags = {name: question.get(name) is True for name in ("peer", "confidence")}
         stage = question.get("stage")
+        transfer = question.get("transfer")
         return cls(
             *(question.get(name) for name in fields),
             squares=squares,
             asked=question.get("asked"),
+            transfer=transfer if isinstance(transfer, dict) else None,
             stage=stage if stage in (FIRST, DISCUSS, SECOND) else FIRST,
             **flags,
         )
@@ -197,6 +209,7 @@ class Poll:
             "confidence": self.confidence,
             "stage": self.stage,
             "round": len(self.rounds),
+            "transfer": self.transfer,
         }
 
     def count(self):
@@ -262,6 +275,7 @@ class PollBook:
         self.history = deque(maxlen=HISTORY)
         self.squares = None  # the board's size, as heard from another process's run
         self._last_id = 0
+        self._turnable = None  # the last question revealed that is not a turned one
         # The class's latest series: its number, its length, and its questions revealed so far.
         self._series, self._of, self._done = 0, 0, 0
 
@@ -278,21 +292,40 @@ class PollBook:
         return list(self.history)
 
     def pose(
-        self, run, at, move, squares, series=None, *, present=None, asked=None, peer=False, confidence=False
+        self,
+        run,
+        at,
+        move,
+        squares,
+        series=None,
+        *,
+        present=None,
+        asked=None,
+        peer=False,
+        confidence=False,
+        position=None,
+        transfer=None,
     ):
         """Open a question about the move (square, answer, kind) that follows event `at` of run.
 
         series: start a series of that many questions; None goes on with an unfinished series,
         or asks a single question. present: how many students follow the class now; asked: the
         millisecond it is asked (Unix time), now if None; peer: two rounds; confidence: answers
-        say how sure they are.
+        say how sure they are; position: (path, last event, search) where it is asked, to ask it
+        again turned; transfer: what the question turns of the one revealed last (see turnable),
+        asked outside the series, which goes on after it.
         """
         if self.open is not None:
             raise Refusal("question.open_already", ALREADY_OPEN)
-        if series is not None:
-            self._series, self._of, self._done = self._series + 1, series, 0
-        elif self._done >= self._of:
-            self._series, self._of, self._done = self._series + 1, 1, 0
+        if transfer is not None:
+            of = self.history[-1]
+            place = of["index"], of["of"], of["series"]
+        else:
+            if series is not None:
+                self._series, self._of, self._done = self._series + 1, series, 0
+            elif self._done >= self._of:
+                self._series, self._of, self._done = self._series + 1, 1, 0
+            place = self._done + 1, self._of, self._series
         self._last_id += 1
         square, answer, kind = move
         self.open = Poll(
@@ -300,9 +333,7 @@ class PollBook:
             run,
             at,
             square,
-            self._done + 1,
-            self._of,
-            self._series,
+            *place,
             answer=answer,
             kind=kind,
             squares=squares,
@@ -310,8 +341,24 @@ class PollBook:
             present=present,
             peer=peer,
             confidence=confidence,
+            position=position,
+            transfer=transfer,
         )
         return self.open
+
+    def turnable(self, id):
+        """Return (path, search) of question id, to ask again on the board turned: the question
+        revealed last, itself not turned, asked as the knight arrived on a square."""
+        if self.open is not None:
+            raise Refusal("question.open_already", ALREADY_OPEN)
+        if self._turnable is None or self._turnable.id != id or self.history[-1]["id"] != id:
+            raise Refusal("question.no_transfer", NO_TRANSFER)
+        path, last, search = self._turnable.position
+        if len(search.graph) > MAX_TURNED:
+            raise Refusal("question.board_too_large", TOO_LARGE, count=MAX_TURNED)
+        if not path or last is None or last[0] != VISIT or last[1] != path[-1]:
+            raise Refusal("question.not_arriving", NOT_ARRIVING)
+        return path, search
 
     def _asked(self, id):
         """Return the open question if it is number id, else raise ValueError."""
@@ -367,7 +414,9 @@ class PollBook:
         """Close question id and return its result, kept in the history."""
         poll = self._asked(id)
         self.open = None
-        self._done += 1
+        if poll.transfer is None:
+            self._done += 1
+            self._turnable = poll if poll.position is not None else None
         result = poll.result()
         self.history.append(result)
         return result

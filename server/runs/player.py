@@ -176,10 +176,11 @@ class Player:
             return self._snapshot()
 
     def upcoming(self):
-        """Return the events taken so far, the path and the event the search makes next."""
+        """Return the events taken so far, the path, the last event and the event the search makes next."""
         with self._cond:
             search = self.search
-            return {"events": self.events, "path": list(search.path), "next": next_event(search, self.last)}
+            path, last = list(search.path), self.last
+            return {"events": self.events, "path": path, "last": last, "next": next_event(search, last)}
 
     def _snapshot(self):
         search, events = self.search, self.events
