@@ -151,6 +151,7 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
         "present": 3,
         "right": 2,
         "rounds": [{"answered": 3, "late": 0, "counts": sorted([[right, 2], [wrong, 1]]), "right": 2}],
+        "turnable": True,  # asked as the knight arrived: it can be asked again turned
     }
     assert revealed == {"ok": True, "result": result}
     for student in students:

@@ -89,6 +89,7 @@ def revealed_question(people, steps=3, **run):
 
 def test_a_question_asked_again_mirrored_has_the_turned_boards_answer_and_leaves_the_run(people, live_server):
     teacher, students, joined, original = revealed_question(people)
+    assert original["turnable"] is True
     before = teacher.count()
     asked = teacher.call("poll_transfer", {"id": original["id"], "turn": "mirror", "peer": True})
     assert asked["ok"] is True and asked["present"] == 2
@@ -110,7 +111,7 @@ def test_a_question_asked_again_mirrored_has_the_turned_boards_answer_and_leaves
     assert rejoin(people, joined[0])["answer"] == right
     result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
     assert (result["answer"], result["right"], result["answered"]) == (right, 1, 2)
-    assert result["transfer"] == poll["transfer"]
+    assert result["transfer"] == poll["transfer"] and result["turnable"] is False
     assert wait_for(lambda: all(s.named("poll_revealed")[-1:] == [result] for s in students))
     # No move of the run was asked about: the run stays where it was.
     assert teacher.call("poll_transfer", {"id": poll["id"], "turn": "rotate"}) == {
@@ -154,8 +155,10 @@ def test_asking_again_turned_is_refused_unless_it_is_the_instructors_last_questi
 
 def test_a_question_asked_after_a_backtrack_or_on_a_large_board_is_not_asked_again_turned(people):
     teacher, _, _, original = revealed_question(people, steps=DEAD_END + 1)
+    assert original["turnable"] is False
     refused(teacher, "poll_transfer", {"id": original["id"], "turn": "mirror"}, NOT_ARRIVING)
     teacher.call("class_end")
     teacher, _, _, original = revealed_question(people, rows=21, cols=21)
+    assert original["turnable"] is False
     reply = teacher.call("poll_transfer", {"id": original["id"], "turn": "mirror"})
     assert reply == {"ok": False, "code": TOO_LARGE[0], "error": TOO_LARGE[1], "values": {"count": 400}}

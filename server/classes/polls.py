@@ -419,6 +419,12 @@ class PollBook:
             self._turnable = poll if poll.position is not None else None
         result = poll.result()
         self.history.append(result)
+        try:
+            self.turnable(id)
+        except ValueError:
+            result["turnable"] = False
+        else:
+            result["turnable"] = True  # the instructor's page offers to ask it again turned
         return result
 
     def cancel(self, id):

@@ -69,6 +69,9 @@ export function controls(state, runs) {
     ask: { enabled: leading && klass.led && state.connection === "up" && !polling && main.run !== null && !main.result
       && !skipping && settings.mode !== "example" },
     reveal: { enabled: leading && klass.led && polling },
+    // The question revealed last, asked again on the board turned: the server says which can be.
+    transfer: { enabled: leading && klass.led && state.connection === "up" && !polling
+      && Boolean(state.poll.history.at(-1)?.turnable) },
     // A two-round question goes from the first round to the discussion, then to the second round.
     discuss: { enabled: leading && klass.led && polling && state.poll.open.peer && state.poll.open.stage === "first" },
     second: { enabled: leading && klass.led && polling && state.poll.open.stage === "discuss" },

@@ -184,8 +184,10 @@ export function bindInputs(els, store, runs, actions) {
   on(els.predictOn, "change", () => predictor.configure({ on: els.predictOn.checked }));
   on(els.predictEvery, "change", () => predictor.configure({ every: els.predictEvery.value }));
   on(els.predictN, "change", () => predictor.configure({ n: Number(els.predictN.value) }));
-  click(els.pollAsk, () => polls.ask(Number(els.pollSeries.value),
-    { peer: els.pollPeer.checked, confidence: els.pollConfidence.checked }));
+  const asking = () => ({ peer: els.pollPeer.checked, confidence: els.pollConfidence.checked });
+  click(els.pollAsk, () => polls.ask(Number(els.pollSeries.value), asking()));
+  click(els.pollMirror, () => polls.transfer("mirror", asking()));
+  click(els.pollRotate, () => polls.transfer("rotate", asking()));
   click(els.pollDiscuss, () => polls.advance("discuss"));
   click(els.pollSecond, () => polls.advance("second"));
   on(els.pollSure, "change", (event) => polls.choose(event.target.value === "true"));

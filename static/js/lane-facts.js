@@ -2,7 +2,7 @@
 // search's call stack, the dead end just left, and each square's name.
 import { linesRun } from "./code.js";
 import { callStack, deadEnd } from "./lesson.js";
-import { copyModel, undo } from "./model.js";
+import { copyModel, fromSnapshot, undo } from "./model.js";
 import { squareName } from "./notation.js";
 import { predictable } from "./predict.js";
 import { orderLabel } from "./order-words.js";
@@ -85,6 +85,31 @@ export function asking(state) {
   return Boolean((state.predict.on && predictable(state)) || state.poll.open);
 }
 
+/** Return the question asked again turned that the lane's board shows instead of its run's
+ * position: while it is open, and after its reveal until the run moves on; else null. */
+export function turnedOf(lane, state) {
+  const { open, result } = state.poll;
+  const asked = open?.transfer ? open : !open && result?.transfer ? result : null;
+  return asked && asked.run === lane.run?.run && asked.at === lane.model.events ? asked : null;
+}
+
+let turnedShown = null; // the last turned board made: {id, lane}, made once a question
+
+/** Return what the lane's board shows: the lane itself, or the turned position of a question
+ * asked again turned (its model holds the turned path, the knight on its last square). */
+export function shownLane(lane, state) {
+  const asked = turnedOf(lane, state);
+  if (!asked) return lane;
+  if (turnedShown?.id !== asked.id || turnedShown.source !== lane) {
+    const { rows, cols, closed } = lane.model, { path } = asked.transfer;
+    const snapshot = { path, visits: path.length, backtracks: 0, tours: 0, events: path.length };
+    const model = fromSnapshot(rows, cols, path[0], snapshot, closed);
+    turnedShown = { id: asked.id, source: lane, lane: { model, run: lane.run, graph: null, turned: asked.transfer.turn,
+      moves: () => lane.moves() } };
+  }
+  return turnedShown.lane;
+}
+
 /**
  * Return the answers to show on the lane's board: the class's to the question just revealed,
  * while the board shows its position or the move after; else the user's own, just judged.
@@ -92,7 +117,8 @@ export function asking(state) {
 export function answersOf(lane, state) {
   const at = lane.model.events, run = lane.run?.run;
   const result = state.poll.result;
-  if (result && result.run === run && (at === result.at || at === result.at + 1)) {
+  // A question asked again turned is about no move: its answers stay on its turned board.
+  if (result && result.run === run && (at === result.at || (at === result.at + 1 && !result.transfer))) {
     return { heat: result.counts, right: result.answer, chosen: result.mine ?? null };
   }
   const judged = state.predict.feedback;

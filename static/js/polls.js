@@ -20,6 +20,14 @@ export const NO_POLL = { open: null, mine: null, first: null, sure: null, apart:
 /** Return the counts of an answer, news or result: answered, late, present. */
 const countOf = ({ answered = 0, late = 0, present = null }) => ({ answered, late, present });
 
+/** The words that say how a question asked again turned turns the board. */
+export const TURNED = { mirror: "poll.turnedMirror", rotate: "poll.turnedRotate" };
+
+/** Return the result a question asked again turned turns (null if it is none, or not kept). */
+export function originalOf(result, history) {
+  return result?.transfer ? history.find((r) => r.id === result.transfer.of) ?? null : null;
+}
+
 /** Return a result's round (0: the first, -1: the last), as a result of one round has it. */
 const roundOf = (result, round) => result.rounds?.at(round) ?? result;
 
@@ -38,15 +46,15 @@ export function moves(result) {
   return (result.shift ?? []).filter(([from, to]) => from !== to).sort((a, b) => b[2] - a[2] || a[0] - b[0] || a[1] - b[1]);
 }
 
-/** Return the results of the series the last result belongs to. */
+/** Return the results of the series the last result belongs to (questions asked again turned apart). */
 export function lastSeries(history) {
-  const last = history.at(-1);
-  return last ? history.filter((r) => r.series === last.series) : [];
+  const last = history.findLast((r) => !r.transfer);
+  return last ? history.filter((r) => r.series === last.series && !r.transfer) : [];
 }
 
 /** Tell whether the last series asked has questions left: the next question goes on with it. */
 export function seriesGoesOn(history) {
-  const last = history.at(-1);
+  const last = history.findLast((r) => !r.transfer);
   return Boolean(last && last.index < last.of);
 }
 
@@ -58,7 +66,7 @@ export function resultsCsv(history, name) {
   const rows = [["question", "series", "in_series", "of", "event", "from", "answer", "move", "present", "answered",
     "right", "share_right", "late", "answers", "rounds", "round1_answered", "round1_right", "round1_share_right",
     "right_to_right", "wrong_to_right", "right_to_wrong", "wrong_to_wrong",
-    ...["right", "wrong"].flatMap((side) => SURE.map((said) => `${said}_${side}`)), "moved"]];
+    ...["right", "wrong"].flatMap((side) => SURE.map((said) => `${said}_${side}`)), "moved", "turned_from", "turn"]];
   const share = ({ answered, right }) => (answered ? (right / answered).toFixed(3) : "");
   for (const r of history) {
     const tally = r.counts.map(([square, n]) => `${name(square)}:${n}`).join(" ");
@@ -68,7 +76,8 @@ export function resultsCsv(history, name) {
       r.answered, r.right, share(r), r.late ?? 0, tally, r.rounds?.length ?? 1,
       ...(two ? [first.answered, first.right, share(first)] : ["", "", ""]), ...moved,
       ...["right", "wrong"].flatMap((side) => SURE.map((said) => sure?.[side][said] ?? "")),
-      moves(r).map(([from, to, n]) => `${name(from)}>${name(to)}:${n}`).join(" ")]);
+      moves(r).map(([from, to, n]) => `${name(from)}>${name(to)}:${n}`).join(" "),
+      r.transfer?.of ?? "", r.transfer?.turn ?? ""]);
   }
   return rows.map((row) => row.join(",")).join("\r\n") + "\r\n";
 }
@@ -92,6 +101,15 @@ export function createPolls(store, runs, live) {
     runs.main.seek(runs.main.timeline.head);
     const starts = !seriesGoesOn(state().poll.history) && series > 1;
     const answer = await request("poll_open", { ...(starts ? { series } : {}), peer, confidence });
+    if (refused(answer)) opened(answer.poll, countOf(answer));
+  }
+
+  /** Ask the question revealed last again, on the board turned ("mirror" or "rotate"). */
+  async function transfer(turn, { peer = false, confidence = false } = {}) {
+    const last = state().poll.history.at(-1);
+    if (!last) return;
+    runs.main.seek(runs.main.timeline.head); // the turned board shows where the run stands
+    const answer = await request("poll_transfer", { id: last.id, turn, peer, confidence });
     if (refused(answer)) opened(answer.poll, countOf(answer));
   }
 
@@ -196,5 +214,5 @@ export function createPolls(store, runs, live) {
 
   // The questions' news, by the server's name for it.
   const news = { poll_opened: opened, poll_stage: staged, poll_count: counted, poll_revealed: revealed, poll_closed: closed };
-  return { ask, advance, reveal, cancel, answer, choose, restored, forget, download: downloadResults, news };
+  return { ask, transfer, advance, reveal, cancel, answer, choose, restored, forget, download: downloadResults, news };
 }

@@ -3,11 +3,12 @@ round 2, then the reveal on the projector with both rounds, the shift and how su
 
 import csv
 import io
+import re
 
 from playwright.sync_api import expect
 
 from tests.support.page import FOLLOWING, artifact, click_square, frames_pass, square_name, step_events
-from tests.support.questions import free_squares, next_square
+from tests.support.questions import free_squares, next_square, open_answer
 
 PHONE = {"width": 390, "height": 844}
 
@@ -115,3 +116,52 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
     sure = [row[key] for key in ("sure_right", "unsure_right", "unsaid_right", "sure_wrong", "unsure_wrong")]
     assert sure == ["2", "1", "0", "0", "1"]
     assert row["moved"] == f"{name[wrong]}>{name[right]}:2 {name[right]}>{name[wrong]}:1"
+
+
+def test_a_question_asked_again_mirrored_shows_the_turned_board_and_both_shares(instructor, open_page, site):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    students = [
+        open_page(f"/?class={code}", until=FOLLOWING, viewport=PHONE if i == 0 else None) for i in range(2)
+    ]
+    events = step_events(page, 4)
+    for student in students:
+        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    page.get_by_role("button", name="Ask the class").click()
+    right = next_square(site)
+    wrong = next(s for s in free_squares(page) if s != right)
+    for student, square in zip(students, (right, wrong), strict=True):
+        expect(student.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+        tap(student, square)
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.locator("#poll-text")).to_contain_text("50% had it right (1 of 2 answers).")
+    before = page.evaluate("() => knightsTour.model.path")
+
+    page.get_by_role("button", name="Ask it again mirrored").click()
+    mirrored = [row * 5 + 4 - col for row, col in (divmod(square, 5) for square in before[:-1])]
+    for each in (page, *students):
+        label = each.locator("#board").get_attribute("aria-label")
+        expect(each.locator("#board")).to_have_attribute(
+            "aria-label", re.compile(r"^The same position, mirrored")
+        )
+        assert square_name(mirrored[-1], 5, 5) in label, label
+    expect(students[0].locator("#poll-text")).to_contain_text(
+        "The same position, mirrored (left and right swapped)."
+    )
+    turned_right = open_answer(site)
+    for student in students:
+        tap(student, turned_right)
+    page.get_by_role("button", name="Reveal").click()
+    expect(page.locator("#poll-text")).to_have_text(
+        "The same position, mirrored (left and right swapped). 100% had it right (2 of 2 answers). "
+        "As first asked: 50% right. Students following when it was asked: 2."
+    )
+    answers = page.evaluate("() => knightsTour.overlay().answers")
+    assert answers["heat"] == [[turned_right, 2]] and answers["right"] == turned_right
+    assert page.evaluate("() => knightsTour.model.path") == before, "the run has not moved"
+    page.screenshot(path=artifact("transfer_revealed_projector.png"))
+    students[0].screenshot(path=artifact("transfer_revealed_phone.png"))
+    # The next step of the run brings back its own board.
+    page.get_by_role("button", name="Step", exact=True).click()
+    for each in (page, *students):
+        expect(each.locator("#board")).not_to_have_attribute("aria-label", re.compile("mirrored"))

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Store } from "../../static/js/store.js";
-import { NO_POLL, accuracy, createPolls, moves, resultsCsv } from "../../static/js/polls.js";
+import { answersOf, shownLane, turnedOf } from "../../static/js/lane-facts.js";
+import { NO_POLL, accuracy, createPolls, lastSeries, moves, resultsCsv, seriesGoesOn } from "../../static/js/polls.js";
 
 globalThis.requestAnimationFrame ??= () => {};
 globalThis.performance ??= { now: () => 0 };
@@ -101,4 +102,37 @@ test("a round-1 answer refused once the round closed is no first answer, and lea
   await Promise.resolve();
   assert.deepEqual([store.state.poll.mine, store.state.poll.first], [null, null]);
   assert.equal(store.state.poll.note.id, "refusal.question.round_closed");
+});
+
+// A question asked again mirrored on a 5x5 board: the original (1) asked at event 3, the run now at 4.
+const MIRRORED = { ...ONE, id: 4, at: 4, run: 1, square: 4, transfer: { of: 1, turn: "mirror", path: [4, 7, 0] },
+  answer: 11, counts: [[11, 2]], answered: 2, right: 2, rounds: [round(2, 2, [[11, 2]])] };
+const laneAt = (events, run = 1) => ({ run: { run }, graph: null, moves: () => [],
+  model: { rows: 5, cols: 5, closed: false, events } });
+const pollState = (poll) => ({ poll: { ...NO_POLL, ...poll }, predict: { on: false } });
+
+test("a question asked again turned shows its turned board while the run stands where it was asked", () => {
+  const lane = laneAt(4);
+  const open = pollState({ open: MIRRORED });
+  assert.equal(turnedOf(lane, open), MIRRORED);
+  const shown = shownLane(lane, open);
+  assert.deepEqual([shown.model.path, shown.model.numbers[0], shown.model.numbers[4], shown.turned], [[4, 7, 0], 3, 1, "mirror"]);
+  assert.equal(shownLane(lane, open), shown, "made once a question");
+  const revealed = pollState({ result: MIRRORED, history: [ONE, MIRRORED] });
+  assert.deepEqual(answersOf(lane, revealed), { heat: [[11, 2]], right: 11, chosen: null });
+  // The run moves on: its own board again, without the turned question's answers.
+  const moved = laneAt(5);
+  assert.equal(shownLane(moved, revealed), moved);
+  assert.equal(turnedOf(laneAt(5), revealed), null);
+  assert.equal(answersOf(laneAt(5), revealed), null);
+  assert.equal(turnedOf(laneAt(4, 2), open), null, "another run");
+});
+
+test("a series goes on past a question asked again turned, and the CSV names what it turned", () => {
+  const series = { ...ONE, of: 3, index: 1 };
+  assert.deepEqual(lastSeries([series, MIRRORED]), [series]);
+  assert.equal(seriesGoesOn([series, MIRRORED]), true);
+  const [head, , row] = resultsCsv([ONE, MIRRORED], String).trim().split("\r\n").map((line) => line.split(","));
+  const named = Object.fromEntries(head.map((name, i) => [name, row[i]]));
+  assert.deepEqual([named.turned_from, named.turn, named.answers], ["1", "mirror", "11:2"]);
 });

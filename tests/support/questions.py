@@ -14,3 +14,9 @@ def next_square(site):
 def free_squares(page):
     """Return the squares off the path on a page's board."""
     return page.evaluate("() => [...knightsTour.model.numbers].flatMap((n, s) => (n ? [] : [s]))")
+
+
+def open_answer(site):
+    """Return the right answer of the class's open question, as the server keeps it."""
+    (klass,) = [k for k in classes(site.app).shared()[0]]
+    return klass.polls.open.answer

@@ -3,7 +3,7 @@
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
 import { GraphView } from "./graph.js";
-import { answersOf, asking, deadEndOf, held, stackOf } from "../lane-facts.js";
+import { answersOf, asking, deadEndOf, held, shownLane, stackOf } from "../lane-facts.js";
 
 /** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
 export function createBoardsView(els, reducedMotion) {
@@ -11,16 +11,19 @@ export function createBoardsView(els, reducedMotion) {
   const graph = new GraphView(els.board, els.boardBox);
   const second = new BoardView(els.boardSecond, els.boardBoxSecond);
 
-  /** Return what one lane's board draws: its model, hints, degrees, dead end and answers. */
+  /** Return what one lane's board draws: its model, hints, degrees, dead end and answers; or the
+   * turned position of a question asked again turned, with the answers to it alone. */
   function scene(lane, state, runs) {
     const { view, settings } = state;
+    const shown = shownLane(lane, state), turned = shown !== lane;
     // While a question is open, the moves still to try would give its answer away.
-    const hints = view.hints && !asking(state) ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
+    const hints = view.hints && !asking(state) && !turned
+      ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
     const degrees = view.degrees ? lane.moves().map((list) => list.length) : null;
     const hold = held(state);
     // While the clock runs, the page renders again and again: the board needs no frames of its own.
-    return { model: lane.model, hints, degrees, hold, paced: state.run.since !== null,
-      deadEnd: hold ? deadEndOf(lane) : null,
+    return { model: shown.model, hints, degrees, hold, paced: state.run.since !== null,
+      deadEnd: hold && !turned ? deadEndOf(lane) : null,
       answers: lane === runs.main ? answersOf(lane, state) : null,
       speed: settings.speed, reducedMotion: reducedMotion.matches };
   }

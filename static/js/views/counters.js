@@ -3,7 +3,8 @@
 import { number, t } from "../i18n.js";
 import { position } from "../lesson.js";
 import { knightSquare } from "../model.js";
-import { nameOf, raceName } from "../lane-facts.js";
+import { nameOf, raceName, shownLane } from "../lane-facts.js";
+import { TURNED } from "../polls.js";
 
 
 /** Return the counters' view. */
@@ -23,8 +24,9 @@ export function createCountersView(els) {
     if (current < 0) {
       return t("position.empty", { rows: m.rows, cols: m.cols, start: nameOf(lane, m.start) });
     }
-    return t("position.board", { rows: m.rows, cols: m.cols, square: nameOf(lane, current),
+    const board = t("position.board", { rows: m.rows, cols: m.cols, square: nameOf(lane, current),
       n: m.path.length, left: m.squares - m.path.length });
+    return lane.turned ? t(TURNED[lane.turned]) + t("sentence.gap") + board : board;
   }
 
   function positionText(lane) {
@@ -56,8 +58,10 @@ export function createCountersView(els) {
       set(els.sideMainName, els.titleMain.textContent);
       set(els.sideSecondName, els.titleSecond.textContent);
     }
-    els.board.setAttribute("aria-label", describeBoard(runs.main, state));
-    if (els.position.open) set(els.positionText, positionText(runs.main));
+    // A question asked again turned shows its turned board, and says so.
+    const shown = shownLane(runs.main, state);
+    els.board.setAttribute("aria-label", describeBoard(shown, state));
+    if (els.position.open) set(els.positionText, positionText(shown));
   }
 
   return { render };

@@ -3,7 +3,7 @@
 // both rounds' shares, how the answers moved between them and how sure they were.
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
-import { accuracy, lastSeries, moves, seriesGoesOn, twoRounds } from "../polls.js";
+import { TURNED, accuracy, lastSeries, moves, originalOf, seriesGoesOn, twoRounds } from "../polls.js";
 import { answersOf, nameOf } from "../lane-facts.js";
 import { setText } from "./dom.js";
 
@@ -33,12 +33,28 @@ export function createPollView(els) {
     }
     if (!result) return [presenting ? "" : t("poll.idle"), ""];
     const share = percent(accuracy([result]) ?? 0);
-    if (!twoRounds(result)) return [t("poll.share", { n: result.answered, right: result.right, share }) + sureText(result) + counts(result), ""];
+    const asFirst = firstAsked(result, poll.history);
+    if (!twoRounds(result)) {
+      const said = t("poll.share", { n: result.answered, right: result.right, share });
+      return [said + asFirst + sureText(result) + counts(result), ""];
+    }
     const [first] = result.rounds, { moved } = result;
     const shares = t("poll.shareRounds", { first: percent(accuracy([result], 0) ?? 0), firstRight: first.right,
       firstN: first.answered, share, right: result.right, n: result.answered });
     const shift = t("poll.moved", { wrongRight: moved.wrong_right, rightWrong: moved.right_wrong });
-    return [shares, shift + sureText(result) + counts(result)];
+    return [shares + asFirst, shift + sureText(result) + counts(result)];
+  }
+
+  // A question asked again turned says so first, and after its reveal sets its share beside the
+  // share right on the question as first asked.
+  function turnedText(poll) {
+    const asked = poll.open ?? poll.result;
+    return asked?.transfer ? t(TURNED[asked.transfer.turn]) + t("sentence.gap") : "";
+  }
+
+  function firstAsked(result, history) {
+    const original = originalOf(result, history);
+    return original ? t("sentence.gap") + t("poll.asFirst", { share: percent(accuracy([original]) ?? 0) }) : "";
   }
 
   // How sure the last round's right and wrong answers were, if the question asked.
@@ -72,11 +88,13 @@ export function createPollView(els) {
     const params = { square: nameOf(lane, result.answer), share: percent(accuracy([result]) ?? 0) };
     const mine = result.mine === null || result.mine === undefined ? t("poll.missed", params)
       : t(result.mine === result.answer ? "poll.right" : "poll.wrong", { ...params, mine: nameOf(lane, result.mine) });
-    if (!twoRounds(result)) return mine;
+    const asFirst = firstAsked(result, poll.history);
+    if (!twoRounds(result)) return mine + asFirst;
     const gap = t("sentence.gap");
     const yours = result.first === null || result.first === undefined || result.mine === null || result.mine === undefined
       ? "" : gap + t("poll.yourRounds", { first: nameOf(lane, result.first), mine: nameOf(lane, result.mine) });
-    return mine + yours + gap + t("poll.classRounds", { first: percent(accuracy([result], 0) ?? 0), share: params.share });
+    return mine + yours + gap + t("poll.classRounds", { first: percent(accuracy([result], 0) ?? 0), share: params.share })
+      + asFirst;
   }
 
   function summary(poll, leading) {
@@ -109,11 +127,13 @@ export function createPollView(els) {
     els.pollAsk.textContent = goesOn ? t("poll.next", { index: last.index + 1, of: last.of }) : t("poll.ask");
     els.pollReveal.hidden = els.pollCancel.hidden = !poll.open;
     els.pollReveal.disabled = els.pollCancel.disabled = !c.reveal.enabled;
+    els.pollMirror.hidden = els.pollRotate.hidden = !c.transfer.enabled;
     els.pollDiscuss.hidden = !c.discuss.enabled;
     els.pollSecond.hidden = !c.second.enabled;
     els.pollPeer.disabled = els.pollConfidence.disabled = !c.ask.enabled;
     els.pollResults.disabled = !c.results.enabled;
-    const [text, detail] = leading ? leaderText(poll, klass.presenter) : [studentText(poll, runs.main), ""];
+    const [said, detail] = leading ? leaderText(poll, klass.presenter) : [studentText(poll, runs.main), ""];
+    const text = turnedText(poll) + said;
     els.pollText.textContent = poll.note ? text + t("sentence.gap") + t(poll.note.id, poll.note.params) : text;
     setText(els.pollDetail, detail);
     els.pollForm.hidden = !following || !poll.open || poll.open.stage === "discuss";
