@@ -33,7 +33,9 @@ def counted(teacher, poll, n, late=0):
 
 
 # connect comes first so that its clients close after the processes have stopped.
-def test_students_on_another_process_answer_once_each_and_are_counted_once(clusters, connect):
+def two_processes(clusters, connect):
+    """Open a class on the first of two processes, with a student there and two on the second;
+    return the cluster, the instructor, the students (here, there, also), the code and there's pass."""
     cluster = clusters(2)
     first, second = cluster.apps  # the class is the first's
     teacher, here = connect(first.url), connect(first.url)
@@ -42,6 +44,12 @@ def test_students_on_another_process_answer_once_each_and_are_counted_once(clust
     joined(here, code)
     voter = joined(there, code)["voter"]
     joined(also, code)
+    return cluster, teacher, (here, there, also), code, voter
+
+
+def test_students_on_another_process_answer_once_each_and_are_counted_once(clusters, connect):
+    cluster, teacher, (here, there, also), code, voter = two_processes(clusters, connect)
+    first = cluster.apps[0]
     # Each process tells the owner, at its heartbeat, how many follow the class through it: the
     # question counts the students present on every process.
     told = lambda: [value.split()[0] for value in cluster.redis.client.hvals(STUDENTS_KEY.format(code))]  # noqa: E731
@@ -112,14 +120,8 @@ def test_a_student_joining_through_another_process_is_asked_the_open_question(cl
 
 
 def test_two_rounds_are_counted_across_processes_each_answer_in_its_own_round(clusters, connect):
-    cluster = clusters(2)
-    first, second = cluster.apps
-    teacher, here = connect(first.url), connect(first.url)
-    there, also = connect(second.url), connect(second.url)
-    code = teacher.call("class_open")["code"]
-    joined(here, code)
-    voter = joined(there, code)["voter"]
-    joined(also, code)
+    cluster, teacher, (here, there, also), code, voter = two_processes(clusters, connect)
+    first = cluster.apps[0]
     teacher.call("start", RUN)
     poll = teacher.call("poll_open", {"peer": True, "confidence": True})["poll"]
     assert wait_for(lambda: there.named("poll_opened") == [poll], 10)

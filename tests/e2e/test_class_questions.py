@@ -1,7 +1,5 @@
 """Class questions in real browsers: an instructor asks, three students answer, the reveal shows."""
 
-import csv
-import io
 import re
 
 from playwright.sync_api import expect
@@ -16,7 +14,7 @@ from tests.support.page import (
     step_events,
     wait_for_pixels,
 )
-from tests.support.questions import free_squares, next_square
+from tests.support.questions import free_squares, next_square, results_csv
 
 RIGHT_RING = (0x13, 0x7A, 0x32)  # theme.js rightAnswer
 
@@ -76,9 +74,7 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
     students[2].screenshot(path=artifact("class_question_student.png"))
     # The results, as CSV: one row of anonymous tallies for the question.
     page.get_by_role("button", name="Leave presenter view").click()
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Results as CSV").click()
-    rows = list(csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+    rows = results_csv(page)
     assert len(rows) == 1
     assert rows[0]["answer"] == name and rows[0]["answered"] == "3" and rows[0]["right"] == "2"
     assert (rows[0]["present"], rows[0]["late"]) == ("3", "0")

@@ -1,16 +1,26 @@
 """A two-round question in real browsers: an instructor and four students, round 1, the discussion,
 round 2, then the reveal on the projector with both rounds, the shift and how sure, and the CSV."""
 
-import csv
-import io
 import re
 
 from playwright.sync_api import expect
 
 from tests.support.page import FOLLOWING, artifact, click_square, frames_pass, square_name, step_events
-from tests.support.questions import free_squares, next_square, open_answer
+from tests.support.questions import free_squares, next_square, open_answer, results_csv
 
 PHONE = {"width": 390, "height": 844}
+
+
+def following(page, open_page, n, steps):
+    """Have n students follow the instructor's class (the first on a phone), then step its run
+    `steps` events and wait until every student's board has them; return their pages."""
+    code = page.locator("#lead-code").inner_text()
+    sizes = [{"viewport": PHONE}] + [{}] * (n - 1)
+    students = [open_page(f"/?class={code}", until=FOLLOWING, **size) for size in sizes]
+    events = step_events(page, steps)
+    for student in students:
+        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    return students
 
 
 def tap(student, square, sure=None):
@@ -24,13 +34,7 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
     instructor, open_page, site
 ):
     page = instructor
-    code = page.locator("#lead-code").inner_text()
-    students = [
-        open_page(f"/?class={code}", until=FOLLOWING, viewport=PHONE if i == 0 else None) for i in range(4)
-    ]
-    events = step_events(page, 3)
-    for student in students:
-        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    students = following(page, open_page, 4, 3)
     page.get_by_label("two rounds, with a discussion between").check()
     page.get_by_label("ask how sure").check()
     page.get_by_role("button", name="Presenter view").click()
@@ -106,9 +110,7 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
     students[0].screenshot(path=artifact("peer_revealed_phone.png"))
 
     page.get_by_role("button", name="Leave presenter view").click()
-    with page.expect_download() as download:
-        page.get_by_role("button", name="Results as CSV").click()
-    (row,) = csv.DictReader(io.StringIO(open(download.value.path(), encoding="utf-8").read()))
+    (row,) = results_csv(page)
     assert (row["rounds"], row["answered"], row["right"], row["share_right"]) == ("2", "4", "3", "0.750")
     assert (row["round1_answered"], row["round1_right"], row["round1_share_right"]) == ("4", "2", "0.500")
     moved = [row[key] for key in ("right_to_right", "wrong_to_right", "right_to_wrong", "wrong_to_wrong")]
@@ -120,13 +122,7 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
 
 def test_a_question_asked_again_mirrored_shows_the_turned_board_and_both_shares(instructor, open_page, site):
     page = instructor
-    code = page.locator("#lead-code").inner_text()
-    students = [
-        open_page(f"/?class={code}", until=FOLLOWING, viewport=PHONE if i == 0 else None) for i in range(2)
-    ]
-    events = step_events(page, 4)
-    for student in students:
-        student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    students = following(page, open_page, 2, 4)
     page.get_by_role("button", name="Ask the class").click()
     right = next_square(site)
     wrong = next(s for s in free_squares(page) if s != right)

@@ -1,5 +1,8 @@
 """What browser tests of class questions ask of the server and of a page."""
 
+import csv
+import io
+
 from server.classes.registry import classes
 
 
@@ -20,3 +23,11 @@ def open_answer(site):
     """Return the right answer of the class's open question, as the server keeps it."""
     (klass,) = [k for k in classes(site.app).shared()[0]]
     return klass.polls.open.answer
+
+
+def results_csv(page):
+    """Press Results as CSV on an instructor's page; return the downloaded rows, by column."""
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Results as CSV").click()
+    with open(download.value.path(), encoding="utf-8") as saved:
+        return list(csv.DictReader(io.StringIO(saved.read())))
