@@ -32,6 +32,7 @@ BAD_STAGE = (
 BAD_STAGE_NAME = ("request.invalid", "stage must be 'discuss' or 'second'")
 BAD_FLAG = ("request.invalid", "peer and confidence must be true or false")
 BAD_ROUND = ("request.invalid", "round must be 1 or 2")
+BAD_TIMER = ("request.invalid", "seconds must be a whole number from 10 to 600")
 
 
 def sure(yes, no, unsaid):
@@ -93,6 +94,16 @@ def test_a_two_round_question_revealed_before_its_second_round_has_one_round_and
     result = book.reveal(poll.id)
     assert len(result["rounds"]) == 1 and "shift" not in result and "moved" not in result
     assert result["rounds"][0]["sure"] == {"right": {**NO_SURE, "unsaid": 1}, "wrong": NO_SURE}
+
+
+def test_a_soft_timer_that_has_run_out_closes_nothing():
+    book, poll = peer_book()
+    poll.start_timer(10, 100.0)
+    assert poll.timer_news(now=104.5) == {"seconds": 10, "left": 5.5}
+    assert poll.timer_news(now=130.0) == {"seconds": 10, "left": 0.0}
+    poll.start_timer(10, 0.0)  # ran out long ago
+    assert poll.question()["timer"] == {"seconds": 10, "left": 0.0}
+    assert book.answer("a", poll.id, 7) is False, "an answer is taken after the time has run out"
 
 
 def test_another_process_follows_the_stages_it_hears_and_checks_answers_against_them():
@@ -233,3 +244,28 @@ def test_a_one_round_question_has_no_discussion(people):
     poll = teacher.call("poll_open")["poll"]
     refused(teacher, "poll_stage", {"id": poll["id"], "stage": "discuss"}, ONE_ROUND_ONLY)
     refused(student, "poll_answer", {"id": poll["id"], "square": 1, "sure": False}, BAD_SURE)
+
+
+def test_a_soft_timer_tells_the_room_the_seconds_left_and_closes_nothing(people):
+    teacher, students, joined, poll, right = two_round_class(people)
+    number = poll["id"]
+    refused(students[0], "poll_timer", {"id": number, "seconds": 60}, NOT_LEADING)
+    for seconds in (9, 601, "60", 60.0, None):
+        refused(teacher, "poll_timer", {"id": number, "seconds": seconds}, BAD_TIMER)
+    refused(teacher, "poll_timer", {"id": number + 1, "seconds": 60}, CLOSED)
+    reply = teacher.call("poll_timer", {"id": number, "seconds": 10})
+    assert reply["ok"] is True and reply["seconds"] == 10 and 9 <= reply["left"] <= 10
+    assert wait_for(lambda: all(s.named("poll_timer")[-1:] for s in students))
+    told = students[0].named("poll_timer")[-1]
+    assert told["id"] == number and told["seconds"] == 10 and 9 <= told["left"] <= 10
+    # A page that comes in later is told the seconds left, fewer than at the start.
+    late = people()
+    late.call("class_join", {"code": joined[0]["code"]})
+    assert wait_for(lambda: late.named("class_state"))
+    timer = late.named("class_state")[-1]["poll"]["timer"]
+    assert timer["seconds"] == 10 and timer["left"] <= told["left"]
+    # It only says how long the instructor means to wait: answers go on being taken.
+    answer(students[0], poll, right)
+    stage(teacher, students, poll, "discuss")
+    refused(teacher, "poll_timer", {"id": number, "seconds": 5}, BAD_TIMER)
+    assert teacher.call("poll_timer", {"id": number, "seconds": 30})["seconds"] == 30, "started again"

@@ -74,7 +74,14 @@ def move_after(at):
 
 
 # What a one-round question, and how sure nobody was asked, adds to the question's fields.
-ONE_ROUND = {"peer": False, "confidence": False, "stage": "first", "round": 1, "transfer": None}
+ONE_ROUND = {
+    "peer": False,
+    "confidence": False,
+    "stage": "first",
+    "round": 1,
+    "transfer": None,
+    "timer": None,
+}
 
 
 def answer(student, poll, square, late=False, round=1, **more):

@@ -24,6 +24,7 @@ from .polls import (
     check_round,
     check_square,
     check_sure,
+    check_timer,
     prediction,
 )
 from .registry import classes, directory
@@ -268,6 +269,22 @@ def on_poll_stage(data=None):
         socketio.emit("poll_stage", news, to=klass.room)
         count = poll.count()
     return {**news, **count}
+
+
+@socketio.on("poll_timer")
+@answered
+def on_poll_timer(data=None):
+    """The instructor's page starts a soft timer on the open question: the room sees the seconds
+    left; nothing closes when they run out (no student is hurried by the page)."""
+    klass = led()
+    number = _id(data)
+    seconds = check_timer(data.get("seconds"))
+    with klass.lock:
+        poll = klass.polls.open_question(number)
+        poll.start_timer(seconds, time.monotonic())
+        news = {"id": number, **poll.timer_news()}
+        socketio.emit("poll_timer", news, to=klass.room)
+    return news
 
 
 @socketio.on("poll_transfer")

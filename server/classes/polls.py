@@ -34,6 +34,8 @@ BAD_SURE = "sure must be true or false, and only for a question that asks how su
 ONE_ROUND = "this question has one round: reveal it"
 NO_TRANSFER = "only the question revealed last can be asked again turned, and not a turned one"
 NOT_ARRIVING = "only a question asked as the knight arrives on a square can be asked again turned"
+TIMER_SECONDS = (10, 600)  # a soft timer's shortest and longest
+BAD_TIMER = f"seconds must be a whole number from {TIMER_SECONDS[0]} to {TIMER_SECONDS[1]}"
 MAX_TURNED = 400  # squares of the largest board asked about turned: its path goes to every student
 TOO_LARGE = f"only a board of at most {MAX_TURNED} squares can be asked about turned"
 BAD_STAGE = "a question with two rounds goes from the first round to the discussion, then to the second round"
@@ -70,6 +72,13 @@ def check_asking(data):
     if type(peer) is not bool or type(confidence) is not bool:
         raise ValueError(BAD_FLAG)
     return series, peer, confidence
+
+
+def check_timer(value):
+    """Return the seconds of a soft timer, or raise ValueError."""
+    if type(value) is not int or not TIMER_SECONDS[0] <= value <= TIMER_SECONDS[1]:
+        raise ValueError(BAD_TIMER)
+    return value
 
 
 def check_round(value):
@@ -154,6 +163,9 @@ class Poll:
         self.position = position
         # A question asked again on the board turned: {"of": the question's id, "turn", "path"}.
         self.transfer = transfer
+        # A soft timer the instructor started: (its seconds, when it ends on time.monotonic()).
+        # It closes nothing: it tells the room how long the instructor means to wait.
+        self.timer = None
 
     @property
     def answers(self):
@@ -210,7 +222,20 @@ class Poll:
             "stage": self.stage,
             "round": len(self.rounds),
             "transfer": self.transfer,
+            "timer": self.timer_news(),
         }
+
+    def start_timer(self, seconds, now):
+        """Start (or start again) a soft timer of that many seconds."""
+        self.timer = (seconds, now + seconds)
+
+    def timer_news(self, now=None):
+        """Return the soft timer as a page is told it: its seconds and those left (None: no timer)."""
+        if self.timer is None:
+            return None
+        seconds, ends = self.timer
+        left = max(0.0, ends - (time.monotonic() if now is None else now))
+        return {"seconds": seconds, "left": round(left, 1)}
 
     def count(self):
         """Return how many have answered the round open: those present when it was asked, those who
@@ -360,7 +385,7 @@ class PollBook:
             raise Refusal("question.not_arriving", NOT_ARRIVING)
         return path, search
 
-    def _asked(self, id):
+    def open_question(self, id):
         """Return the open question if it is number id, else raise ValueError."""
         if self.open is None:
             raise Refusal("question.none_open", NONE_OPEN)
@@ -373,7 +398,7 @@ class PollBook:
         sure it is if the question asks (None: not said). round: the round it answers (None: the
         round open). Return whether it is late: counted apart, the voter having joined after the
         question was asked."""
-        poll = self._asked(id)
+        poll = self.open_question(id)
         check_square(square, poll.squares)
         if round is not None and round != len(poll.rounds):
             raise Refusal("question.round_closed", ROUND_CLOSED)
@@ -388,7 +413,7 @@ class PollBook:
 
     def advance(self, id, stage):
         """Take question id to the stage asked for (see Poll.advance) and return it."""
-        poll = self._asked(id)
+        poll = self.open_question(id)
         poll.advance(stage)
         return poll
 
@@ -412,7 +437,7 @@ class PollBook:
 
     def reveal(self, id):
         """Close question id and return its result, kept in the history."""
-        poll = self._asked(id)
+        poll = self.open_question(id)
         self.open = None
         if poll.transfer is None:
             self._done += 1
@@ -429,7 +454,7 @@ class PollBook:
 
     def cancel(self, id):
         """Drop question id unanswered: its place in its series goes to the next question."""
-        poll = self._asked(id)
+        poll = self.open_question(id)
         self.open = None
         return poll
 

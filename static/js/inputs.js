@@ -188,6 +188,7 @@ export function bindInputs(els, store, runs, actions) {
   click(els.pollAsk, () => polls.ask(Number(els.pollSeries.value), asking()));
   click(els.pollMirror, () => polls.transfer("mirror", asking()));
   click(els.pollRotate, () => polls.transfer("rotate", asking()));
+  click(els.pollClockStart, () => polls.startTimer(60));
   click(els.pollDiscuss, () => polls.advance("discuss"));
   click(els.pollSecond, () => polls.advance("second"));
   on(els.pollSure, "change", (event) => polls.choose(event.target.value === "true"));

@@ -7,15 +7,19 @@ import { download } from "./share.js";
 
 // open: the question asked now (its stage: first, discuss or second); mine: this student's answer
 // to it in the round open, first: in the first round once that is closed; sure: how sure the
-// student says it is (null: not said); apart: whether it is counted
+// student says it is (null: not said); timer: the soft timer the instructor started, {id, seconds,
+// ends} (ends on performance.now()'s clock), or null; apart: whether it is counted
 // apart (the page joined after the question was asked); answered: how many of the
 // students following when it was asked (present, null if not known) have answered it, and late:
 // how many who joined after (not counted), both the instructor's count; result: the last question
 // revealed; history: every result this page saw, each with the student's own answer (mine);
 // note: the last refusal.
 const NO_COUNT = { answered: 0, late: 0, present: null };
-export const NO_POLL = { open: null, mine: null, first: null, sure: null, apart: false, ...NO_COUNT, result: null,
-  history: [], note: null };
+export const NO_POLL = { open: null, mine: null, first: null, sure: null, timer: null, apart: false, ...NO_COUNT,
+  result: null, history: [], note: null };
+
+/** Return the whole seconds a soft timer has left now (0 once it has run out). */
+export const secondsLeft = (timer, now = performance.now()) => Math.max(0, Math.ceil((timer.ends - now) / 1000));
 
 /** Return the counts of an answer, news or result: answered, late, present. */
 const countOf = ({ answered = 0, late = 0, present = null }) => ({ answered, late, present });
@@ -104,6 +108,26 @@ export function createPolls(store, runs, live) {
     if (refused(answer)) opened(answer.poll, countOf(answer));
   }
 
+  /** Start a soft timer of that many seconds on the open question: nothing closes when it ends. */
+  async function startTimer(seconds) {
+    const open = state().poll.open;
+    const answer = open && (await request("poll_timer", { id: open.id, seconds }));
+    if (answer && refused(answer)) timed(answer);
+  }
+
+  // The room sees the seconds left, counted down on this page's clock from what the server said.
+  let ticking = null;
+  function timed({ id, seconds, left }) {
+    if (state().poll.open?.id !== id) return;
+    store.update({ poll: { timer: { id, seconds, ends: performance.now() + left * 1000 } } });
+    clearInterval(ticking);
+    ticking = setInterval(() => {
+      const { timer, open } = state().poll;
+      if (!timer || open?.id !== timer.id || secondsLeft(timer) === 0) clearInterval(ticking);
+      store.touch();
+    }, 1000);
+  }
+
   /** Ask the question revealed last again, on the board turned ("mirror" or "rotate"). */
   async function transfer(turn, { peer = false, confidence = false } = {}) {
     const last = state().poll.history.at(-1);
@@ -159,8 +183,9 @@ export function createPolls(store, runs, live) {
 
   function opened(question, count = NO_COUNT) {
     if (state().poll.open?.id === question.id) return;
-    store.update({ poll: { open: question, mine: null, first: null, sure: null, apart: false, ...count, result: null,
-      note: null } });
+    store.update({ poll: { open: question, mine: null, first: null, sure: null, timer: null, apart: false, ...count,
+      result: null, note: null } });
+    if (question.timer) timed({ id: question.id, ...question.timer });
     if (state().klass.role === "student") live();
   }
 
@@ -195,11 +220,13 @@ export function createPolls(store, runs, live) {
   /** Take the question open (and, for the instructor, the count and history) from a welcome or a claim. */
   function restored(news) {
     const patch = { open: news.poll ?? null };
+    if (news.poll?.id !== state().poll.open?.id) patch.timer = null;
     if (news.answer !== undefined) Object.assign(patch, { mine: news.answer, first: news.first ?? null });
     else if (news.poll?.id !== state().poll.open?.id) Object.assign(patch, { mine: null, first: null });
     if (news.answered !== undefined) Object.assign(patch, countOf(news));
     if (news.history) patch.history = news.history;
     store.update({ poll: patch });
+    if (news.poll?.timer) timed({ id: news.poll.id, ...news.poll.timer });
   }
 
   function forget() {
@@ -213,6 +240,8 @@ export function createPolls(store, runs, live) {
   }
 
   // The questions' news, by the server's name for it.
-  const news = { poll_opened: opened, poll_stage: staged, poll_count: counted, poll_revealed: revealed, poll_closed: closed };
-  return { ask, transfer, advance, reveal, cancel, answer, choose, restored, forget, download: downloadResults, news };
+  const news = { poll_opened: opened, poll_stage: staged, poll_timer: timed, poll_count: counted, poll_revealed: revealed,
+    poll_closed: closed };
+  return { ask, transfer, advance, startTimer, reveal, cancel, answer, choose, restored, forget, download: downloadResults,
+    news };
 }

@@ -69,6 +69,12 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
             f"Your first answer: {name[square]}."
         )
         expect(student.locator("#poll-form")).to_be_hidden()
+    # A soft timer for the discussion: everyone sees it count down; it closes nothing.
+    page.get_by_role("button", name="Soft timer: 1 minute").click()
+    for each in (page, *students):
+        expect(each.locator("#poll-clock")).to_have_text(
+            re.compile(r"^About (60|59|58) seconds left to think\. Nothing closes when it ends\.$")
+        )
 
     page.get_by_role("button", name="Second round").click()
     # Round 2: three right; the second student changes from right to wrong, and is not sure.

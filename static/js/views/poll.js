@@ -3,7 +3,7 @@
 // both rounds' shares, how the answers moved between them and how sure they were.
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
-import { TURNED, accuracy, lastSeries, moves, originalOf, seriesGoesOn, twoRounds } from "../polls.js";
+import { TURNED, accuracy, lastSeries, moves, originalOf, secondsLeft, seriesGoesOn, twoRounds } from "../polls.js";
 import { answersOf, nameOf } from "../lane-facts.js";
 import { setText } from "./dom.js";
 
@@ -128,6 +128,11 @@ export function createPollView(els) {
     els.pollReveal.hidden = els.pollCancel.hidden = !poll.open;
     els.pollReveal.disabled = els.pollCancel.disabled = !c.reveal.enabled;
     els.pollMirror.hidden = els.pollRotate.hidden = !c.transfer.enabled;
+    els.pollClockStart.hidden = !c.reveal.enabled;
+    // A soft timer counts down for all to see; when it ends, it says so and closes nothing.
+    const timer = poll.open && poll.timer?.id === poll.open.id ? poll.timer : null;
+    const left = timer && secondsLeft(timer);
+    setText(els.pollClock, !timer ? "" : left ? t("poll.clockLeft", { n: left }) : t("poll.clockOut"));
     els.pollDiscuss.hidden = !c.discuss.enabled;
     els.pollSecond.hidden = !c.second.enabled;
     els.pollPeer.disabled = els.pollConfidence.disabled = !c.ask.enabled;
