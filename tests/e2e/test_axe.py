@@ -125,6 +125,17 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     expect(leader.locator("#poll-shift")).to_be_visible()
     clean(student, "two rounds revealed, on a student's page")
     clean(leader, "two rounds revealed, on the instructor's page")
+    # The same question asked again mirrored, with a soft timer running.
+    leader.locator("#poll-peer").uncheck()
+    leader.locator("#poll-mirror").click()
+    expect(student.locator("#poll")).to_have_attribute("data-open", "true")
+    leader.locator("#poll-clock-start").click()
+    expect(student.locator("#poll-clock")).not_to_be_empty()
+    clean(student, "a question asked again mirrored, a soft timer running, on a student's page")
+    clean(leader, "a question asked again mirrored, a soft timer running, on the instructor's page")
+    leader.locator("#poll-reveal").click()
+    expect(student.locator("#poll")).not_to_have_attribute("data-open", "true")
+    clean(student, "a question asked again mirrored, revealed, on a student's page")
     # The class tournament: the instructor's tools and standings, a student's entry, rank and boards.
     open_tournament(leader, largest=7)
     expect(student.locator("#tournament")).to_have_attribute("open", "")
@@ -136,7 +147,7 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     clean(leader, "the tournament, on the instructor's page")
     leader.locator("#presenter").click()
     leader.wait_for_function("() => document.body.dataset.presenter === 'true'")
-    clean(leader, "the presenter view, two rounds revealed, the tournament's standings")
+    clean(leader, "the presenter view, a turned question revealed, the tournament's standings")
     end_class(leader)
     assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
 
