@@ -142,11 +142,13 @@ def test_a_question_asked_again_mirrored_shows_the_turned_board_and_both_shares(
     page.get_by_role("button", name="Ask it again mirrored").click()
     mirrored = [row * 5 + 4 - col for row, col in (divmod(square, 5) for square in before[:-1])]
     for each in (page, *students):
-        label = each.locator("#board").get_attribute("aria-label")
         expect(each.locator("#board")).to_have_attribute(
             "aria-label", re.compile(r"^The same position, mirrored")
         )
-        assert square_name(mirrored[-1], 5, 5) in label, label
+        label = each.locator("#board").get_attribute("aria-label")
+        assert f"The knight is on {square_name(mirrored[-1], 5, 5)} after {len(mirrored)} squares" in label, (
+            label
+        )
     expect(students[0].locator("#poll-text")).to_contain_text(
         "The same position, mirrored (left and right swapped)."
     )
@@ -157,6 +159,10 @@ def test_a_question_asked_again_mirrored_shows_the_turned_board_and_both_shares(
     expect(page.locator("#poll-text")).to_have_text(
         "The same position, mirrored (left and right swapped). 100% had it right (2 of 2 answers). "
         "As first asked: 50% right. Students following when it was asked: 2."
+    )
+    expect(students[1].locator("#poll-text")).to_have_text(
+        f"The same position, mirrored (left and right swapped). Right: here the search would go to "
+        f"{square_name(turned_right, 5, 5)}. 100% of the class had it. As first asked: 50% right."
     )
     answers = page.evaluate("() => knightsTour.overlay().answers")
     assert answers["heat"] == [[turned_right, 2]] and answers["right"] == turned_right

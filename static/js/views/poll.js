@@ -86,8 +86,11 @@ export function createPollView(els) {
     if (open) return openText(poll, lane);
     if (!result) return "";
     const params = { square: nameOf(lane, result.answer), share: percent(accuracy([result]) ?? 0) };
-    const mine = result.mine === null || result.mine === undefined ? t("poll.missed", params)
-      : t(result.mine === result.answer ? "poll.right" : "poll.wrong", { ...params, mine: nameOf(lane, result.mine) });
+    // On a turned board the knight made no move: the sentence says where the search would go.
+    const [missed, right, wrong] = result.transfer ? ["poll.missedTurned", "poll.rightTurned", "poll.wrongTurned"]
+      : ["poll.missed", "poll.right", "poll.wrong"];
+    const mine = result.mine === null || result.mine === undefined ? t(missed, params)
+      : t(result.mine === result.answer ? right : wrong, { ...params, mine: nameOf(lane, result.mine) });
     const asFirst = firstAsked(result, poll.history);
     if (!twoRounds(result)) return mine + asFirst;
     const gap = t("sentence.gap");
