@@ -167,6 +167,9 @@ def test_a_question_asked_again_mirrored_shows_the_turned_board_and_both_shares(
     answers = page.evaluate("() => knightsTour.overlay().answers")
     assert answers["heat"] == [[turned_right, 2]] and answers["right"] == turned_right
     assert page.evaluate("() => knightsTour.model.path") == before, "the run has not moved"
+    expect(page.locator("#dead-end")).to_have_text(
+        "The board shows the same position turned; this call stack is the run's own, unturned."
+    )
     page.screenshot(path=artifact("transfer_revealed_projector.png"))
     students[0].screenshot(path=artifact("transfer_revealed_phone.png"))
     # The next step of the run brings back its own board.

@@ -7,8 +7,8 @@ import { DepthChart } from "./chart.js";
 import { TreePicture } from "./tree.js";
 import { setText } from "./dom.js";
 import {
-  asking, deadEndOf, held, lastTrace, lessonLane, nameOf, orderOf, partingNode, pointedNode, raceName, stackOf, treeLanes,
-  treeShown,
+  asking, deadEndOf, held, lastTrace, lessonLane, nameOf, orderOf, partingNode, pointedNode, raceName, shownLane, stackOf,
+  treeLanes, treeShown,
 } from "../lane-facts.js";
 
 const SHOWN_LEVELS = 8;
@@ -136,6 +136,11 @@ export function createLessonView(els) {
       rows.push({ value: null, className: "more", text: t("stack.more", { n: stack.length - shown.length }) });
     }
     showRows(els.stack, rows);
+    // While the board shows a question asked again turned, the stack beside it is still the run's.
+    if (shownLane(lane, state) !== lane) {
+      setText(els.deadEnd, t("stack.turned"));
+      return;
+    }
     const dead = held(state) ? deadEndOf(lane) : null;
     const why = dead?.complete ? "deadEnd.complete" : dead?.blocked ? "deadEnd.blocked" : "deadEnd.tried";
     setText(els.deadEnd, dead ? t(why, {

@@ -314,6 +314,7 @@ export const EN = {
 
   "stack.level": "{visit}. {square}: still to try {rest}",
   "stack.levelDone": "{visit}. {square}: nothing left to try",
+  "stack.turned": "The board shows the same position turned; this call stack is the run's own, unturned.",
   "stack.more": { one: "… {n} more level below", other: "… {n} more levels below" },
   "deadEnd.blocked": { one: "Dead end at {square}: its {n} move lands on a square already on the path: {moves}.", other: "Dead end at {square}: all {n} of its moves land on squares already on the path: {moves}." },
   "deadEnd.tried": "Back from {square}: every move from it was tried and led to a dead end further on. Its moves: {moves}.",

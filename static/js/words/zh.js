@@ -314,6 +314,7 @@ export const ZH = {
 
   "stack.level": "{visit}. {square}：待尝试 {rest}",
   "stack.levelDone": "{visit}. {square}：已无可尝试的走法",
+  "stack.turned": "棋盘上显示的是翻转后的同一局面；这里的调用栈仍是搜索本身的（未翻转）。",
   "stack.more": { one: "…… 下面还有 {n} 层", other: "…… 下面还有 {n} 层" },
   "deadEnd.blocked": { one: "{square} 是死路：它的 {n} 种走法落到的方格全都已在路径上：{moves}。", other: "{square} 是死路：它的 {n} 种走法落到的方格全都已在路径上：{moves}。" },
   "deadEnd.tried": "从 {square} 回溯：它的每种走法都试过了，都在后面走进了死路。它的走法：{moves}。",
