@@ -118,6 +118,9 @@ def test_another_process_follows_the_stages_it_hears_and_checks_answers_against_
         heard.heard("poll_stage", {"id": poll.id, "stage": stage})  # told twice: no harm
         assert heard.open.stage == stage
     assert len(heard.open.rounds) == 2
+    for stage in (None, "third", "first"):  # no stage after the second round
+        heard.heard("poll_stage", {"id": poll.id, "stage": stage})
+        assert heard.open.stage == "second"
     assert heard.answer_of("a") == (None, 7)
     heard.answer("a", poll.id, 3, False, 2)
     assert heard.answer_of("a") == (3, 7)

@@ -7,7 +7,7 @@ import time
 
 from flask import request
 
-from ..engine.symmetry import TURNS, turned_next
+from ..engine.symmetry import BAD_TURN, TURNS, turned_next
 from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.player import Player
@@ -32,7 +32,6 @@ from .relay import Relay
 
 COUNT_EVERY = 0.2  # seconds between two counts sent to the instructor: 5 a second at most
 NO_RUN = "there is no run to ask about: start one first"
-BAD_TURN = f"turn must be one of {', '.join(TURNS)}"
 QUESTION_OPEN = "a question is open: reveal or cancel it first"
 # Students answer by tapping a square: the example graph has vertices, not squares.
 ON_GRAPH = "questions are asked about a knight's board, not the example graph"

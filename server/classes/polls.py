@@ -7,6 +7,7 @@ given through it, so that it can check them before forwarding them to the owner.
 
 import time
 from collections import Counter, deque
+from contextlib import suppress
 
 from ..engine.search import FOUND, VISIT
 from ..replies import Refusal
@@ -184,7 +185,7 @@ class Poll:
         """Go on to the stage asked for: the discussion after the first round, then the second round."""
         if not self.peer:
             raise Refusal("question.one_round", ONE_ROUND)
-        if NEXT_STAGE.get(self.stage) != stage:
+        if stage not in NEXT_STAGE.values() or NEXT_STAGE.get(self.stage) != stage:
             raise Refusal("question.bad_stage", BAD_STAGE)
         self.stage = stage
         if stage == SECOND:
@@ -470,9 +471,9 @@ class PollBook:
         elif event == "poll_opened":
             self._heard_open(payload)
         elif event == "poll_stage" and self.open is not None and payload.get("id") == self.open.id:
-            stage = payload.get("stage")
-            if stage in (DISCUSS, SECOND) and self.open.peer and NEXT_STAGE.get(self.open.stage) == stage:
-                self.open.advance(stage)
+            # Told again (a room brought up to date), or out of order: the stage stands.
+            with suppress(ValueError):
+                self.open.advance(payload.get("stage"))
         elif event in ("poll_revealed", "poll_closed") and self.open is not None:
             if payload.get("id") == self.open.id:
                 self.open = None

@@ -7,6 +7,7 @@ from .search import VISIT, Search
 
 MIRROR, ROTATE = "mirror", "rotate"
 TURNS = (MIRROR, ROTATE)  # each keeps the board's shape, so a square's name stays on the board
+BAD_TURN = f"turn must be one of {', '.join(TURNS)}"
 
 
 def turn_square(square, rows, cols, turn):
@@ -16,7 +17,7 @@ def turn_square(square, rows, cols, turn):
         return row * cols + cols - 1 - col
     if turn == ROTATE:
         return (rows - 1 - row) * cols + cols - 1 - col
-    raise ValueError(f"turn must be one of {', '.join(TURNS)}")
+    raise ValueError(BAD_TURN)
 
 
 def turned_next(search, path, turn):

@@ -93,7 +93,8 @@ export function turnedOf(lane, state) {
   return asked && asked.run === lane.run?.run && asked.at === lane.model.events ? asked : null;
 }
 
-let turnedShown = null; // the last turned board made: {id, lane}, made once a question
+// The last turned board made, once a question: {id, source (the lane it turns), lane (its own)}.
+let turnedShown = null;
 
 /** Return what the lane's board shows: the lane itself, or the turned position of a question
  * asked again turned (its model holds the turned path, the knight on its last square). */

@@ -58,7 +58,7 @@ export function lastSeries(history) {
 
 /** Tell whether the last series asked has questions left: the next question goes on with it. */
 export function seriesGoesOn(history) {
-  const last = history.findLast((r) => !r.transfer);
+  const last = lastSeries(history).at(-1);
   return Boolean(last && last.index < last.of);
 }
 
