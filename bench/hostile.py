@@ -108,7 +108,8 @@ class HostileHall(Hall):
     def timed(self, main, name, event, data):
         """Connect a new client and send it one request; return (seconds, its answer)."""
         began = time.monotonic()
-        # A newcomer is a browser: it loads the page (and is given a badge) before it connects.
+        # A newcomer is a browser: it loads the page (and is given a badge, or earns one, in Python
+        # here, where a page takes a few times as long: see docs/benchmarks.md) before it connects.
         connected = main("connect", names=[name], browser=browsers([name]), pages=True)[name]
         if not connected.get("ok"):
             return time.monotonic() - began, connected

@@ -13,7 +13,9 @@ opens at most the connections its table says. The attacks:
              100,000 backtracks a board) and ask again as soon as each board comes
   pings      20 connections sending WebSocket pings flat out, never reading
   noops      5 connections sending Engine.IO noop packets flat out
-  badged     600 loads of the page for as many badges, then connections opened flat out with them
+  badged     loads of the page for the badges the address is given (600 at once), and more earned
+             with proofs of work found flat out in a thread of its own; connections opened flat
+             out meanwhile, each with the next badge
   pages      20 connections loading the page flat out, one load after another
   voters     150 connections that join the class once a question is open and answer it
 """
@@ -23,6 +25,8 @@ import contextlib
 import itertools
 import json
 import random
+import sys
+from pathlib import Path
 
 import aiohttp
 import common  # noqa: F401 - puts the project on the import path
@@ -41,10 +45,10 @@ SIZES = {
     "noops": 5,
     "voters": 150,
     "codes": 4,
-    "badged": 600,
     "pages": 20,
 }
 BADGE = "knights_badge"  # the page's cookie: see server/edge/badges.py
+EARNER = Path(__file__).with_name("earner.py")
 
 
 class Closed(Exception):
@@ -158,22 +162,38 @@ class Attacks:
                 await raw.close()
 
     async def badged(self):
-        """Load the page for badges (as a browser would), then open and close connections flat
-        out, each with the next badge."""
+        """Collect badges (as a browser would, and by earning them), and open and close
+        connections flat out meanwhile, each with the next badge."""
         badges = []
-        for _ in range(SIZES["badged"]):
-            if not self.on:
-                return
-            async with self.session.get(self.url + "/") as page:
-                if BADGE in page.cookies:
-                    badges.append(page.cookies[BADGE].value)
-        self.count("badged", "badges", len(badges))
-        for badge in itertools.cycle(badges or [""]):
-            if not self.on:
-                return
-            raw = await self.opened("badged", {"Cookie": f"{BADGE}={badge}"})
-            if raw is not None:
-                await raw.close()
+        collecting = asyncio.create_task(self.collect(badges))
+        try:
+            for n in itertools.count():
+                if not self.on:
+                    return
+                if not badges:
+                    await asyncio.sleep(0.01)
+                    continue
+                raw = await self.opened("badged", {"Cookie": f"{BADGE}={badges[n % len(badges)]}"})
+                if raw is not None:
+                    await raw.close()
+        finally:
+            collecting.cancel()
+
+    async def collect(self, badges):
+        """Collect badges from bench/earner.py, a process of its own on a core of its own: those
+        the address may be given, then those it earns with proofs of work; add each to badges."""
+        earner = await asyncio.create_subprocess_exec(
+            sys.executable, str(EARNER), self.url, stdout=asyncio.subprocess.PIPE
+        )
+        try:
+            async for line in earner.stdout:
+                how, _, badge = line.decode().strip().partition(" ")
+                self.count("badged", "badges" if how == "given" else how)
+                if how in ("given", "earned"):
+                    badges.append(badge)
+        finally:
+            earner.kill()
+            await earner.wait()
 
     async def codes(self):
         await asyncio.gather(*(self.guesses("codes", 3) for _ in range(SIZES["codes"])))

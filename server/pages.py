@@ -25,6 +25,7 @@ from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from .classes.tournaments import MAX_NAME as MAX_NICKNAME
 from .edge.badges import COOKIE, MAX_AGE
 from .engine import ORDERINGS, example_graph
+from .replies import Refusal, told
 from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, MAX_STRIP_BUDGET, MAX_STRIP_SIDE, SPEED_STEPS
 
 bp = Blueprint("views", __name__)
@@ -36,9 +37,14 @@ VENDORED = {
     "socket.io": NODE_MODULES / "socket.io-client" / "dist",
     "gifenc": NODE_MODULES / "gifenc" / "dist",
     "mediabunny": NODE_MODULES / "mediabunny" / "dist" / "bundles",
+    "noble-hashes": NODE_MODULES / "@noble" / "hashes",
 }
 # Of a package that ships more than the page loads, the files it may be given.
-VENDORED_FILES = {"mediabunny": {"mediabunny.min.mjs"}}
+VENDORED_FILES = {
+    "mediabunny": {"mediabunny.min.mjs"},
+    # SHA-256 alone, for a badge's proof of work (static/js/badge.js), and what it imports.
+    "noble-hashes": {"sha2.js", "_md.js", "_u64.js", "utils.js"},
+}
 
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only with --public-url
@@ -113,10 +119,20 @@ def page_context():
     }
 
 
-def badged(page):
-    """Return a page's response, giving the browser a badge if it has none (see edge/badges.py)."""
-    response = make_response(page)
-    badge = current_app.extensions["knights_tour_badges"].issue(request.environ, request.remote_addr)
+def badged(context):
+    """Return the page with context, giving the browser a badge if it has none, or asking it to
+    earn one if its address has none left to give (see edge/badges.py)."""
+    badges = current_app.extensions["knights_tour_badges"]
+    badge = badges.issue(request.environ, request.remote_addr)
+    # An embed is not asked: it sits in another site's page, which keeps the cookie from it, so a
+    # badge earned there would be work thrown away at every load.
+    earn = badge is None and badges.of(request.environ) is None and context["embed"] is None
+    context["limits"]["badgeProof"] = badges.asked() if earn else None
+    return with_badge(make_response(render_template("index.html", **context)), badge)
+
+
+def with_badge(response, badge):
+    """Return response, giving the browser badge (a cookie value) if there is one."""
     if badge is not None:
         response.set_cookie(
             COOKIE, badge, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=request.is_secure
@@ -124,10 +140,24 @@ def badged(page):
     return response
 
 
+@bp.post("/badge")
+def earn_badge():
+    """Give a browser a badge for its proof of work ({"proof": "minute.salt.nonce"}), when its
+    address had none left to give it."""
+    body = request.get_json(silent=True)
+    try:
+        badge = current_app.extensions["knights_tour_badges"].earn(
+            body.get("proof") if isinstance(body, dict) else None
+        )
+    except Refusal as refusal:
+        return told(refusal)[1], 400
+    return with_badge(make_response({"ok": True}), badge)
+
+
 @bp.get("/")
 def index():
     """Serve the page."""
-    return badged(render_template("index.html", **page_context()))
+    return badged(page_context())
 
 
 EMBED_CONTROLS = ("none", "minimal", "full")
@@ -155,7 +185,7 @@ def embed():
     """Serve the board alone, for an iframe in another site's page: no class features."""
     context = page_context()
     context["limits"]["embed"] = context["embed"] = embed_options(request.args)
-    return badged(render_template("index.html", **context))
+    return badged(context)
 
 
 @bp.get("/vendor/<package>/<path:name>")

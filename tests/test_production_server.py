@@ -16,13 +16,14 @@ import struct
 import time
 import zlib
 from dataclasses import dataclass
+from http.client import HTTPConnection
 
 import pytest
 import requests
 
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
-from server.edge.badges import COOKIE
+from server.edge.badges import COOKIE, MINT_BURST, PROOF_BITS, find_proof
 from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE, WRITE_TIMEOUT
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.edge.pacing import ADDRESS_BURST, ADDRESS_RATE
@@ -1166,3 +1167,44 @@ def test_a_connection_that_asks_for_a_large_file_over_and_over_and_reads_nothing
     assert "Traceback" not in "".join(site.log()[watch.log_from :]), "the timed-out write was logged"
     print(f"  let go {took:.1f} s after it stopped reading (at most {WRITE_TIMEOUT} s a write);")
     print(f"  the good client got {events:,} events meanwhile")
+
+
+def test_a_browser_that_finds_its_addresss_badges_taken_earns_one_and_connects_during_a_flood(site, opened):
+    # Behind a school's NAT, a script takes every badge the address may be given, loading the
+    # page as fast as it is served.
+    source = "127.0.0.11"
+    pages = HTTPConnection("127.0.0.1", site.port, timeout=10, source_address=(source, 0))
+    try:
+        for n in range(MINT_BURST):
+            pages.request("GET", "/")
+            answer = pages.getresponse()
+            answer.read()
+            assert answer.status == 200 and COOKIE in answer.getheader("Set-Cookie", ""), f"page {n}"
+        # A browser new to the server finds none left to give: it is asked to earn one.
+        pages.request("GET", "/")
+        answer = pages.getresponse()
+        limits = json.loads(re.search(rb'id="limits">(.*?)</script>', answer.read())[1])
+        assert answer.getheader("Set-Cookie") is None and limits["badgeProof"]["bits"] == PROOF_BITS
+        began = time.monotonic()
+        proof = find_proof(limits["badgeProof"], "a-browser-new-here")
+        pages.request("POST", "/badge", json.dumps({"proof": proof}), {"Content-Type": "application/json"})
+        answer = pages.getresponse()
+        answer.read()
+        earned = time.monotonic() - began
+        badge = re.match(rf"{COOKIE}=([^;]+)", answer.getheader("Set-Cookie", ""))[1]
+    finally:
+        pages.close()
+    # The script opens connections flat out, far past the address's burst ...
+    flood = []
+    for _ in range(3 * HANDSHAKE_BURST):
+        sock = opened(tcp(site.port, source))
+        sock.sendall(POLLING)
+        flood.append(sock)
+    # ... and the browser connects on its earned badge meanwhile.
+    page = opened(Wire(site.port, source=source, headers=carrying(badge)))
+    statuses = [answer.status for answer in answers(flood, 15).values()]
+    for sock in flood:
+        sock.close()
+    assert statuses.count(429) >= HANDSHAKE_BURST, "the flood went past the address's burst"
+    assert page.status == 101, "a page with its earned badge was refused during the flood"
+    print(f"  a proof found and a badge earned in {earned * 1000:.0f} ms (in Python)")

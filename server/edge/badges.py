@@ -13,15 +13,27 @@ MINT_RATE a second after, and each badge only BADGE_BURST handshakes at once and
 budget. The id begins with the second it was given (hex), so that what a badge allows for a
 while after it was given (a few wrong class codes: classes/guesses.py) is kept only that long; a
 page loaded with a badge older than RENEW is given a new one.
+
+A page that finds its address's badges all given (a script took them) earns one instead, with a
+proof of work: a SHA-256 with PROOF_BITS leading zero bits, a fraction of a second in a page. So
+a neighbour can no longer leave a newcomer without a badge; it can only pay as much again for
+each badge it takes. An earned badge has handshakes and page loads of its own, as any badge, but
+no wrong class codes of its own (its id says it was earned): what a guesser's CPU buys must not
+loosen the guessing bound of docs/protocol.md. A proof names the minute it was made in and a
+salt of the page's choosing, and each salt earns one badge.
 """
 
 import hashlib
 import hmac
+import itertools
+import re
 import secrets
+import threading
 import time
 
 from werkzeug.http import parse_cookie
 
+from ..replies import Refusal
 from .limits import Buckets
 
 COOKIE = "knights_badge"
@@ -32,6 +44,11 @@ MINT_BURST = 600  # badges given to one address at once: twice a lecture hall of
 MINT_RATE = 1.0  # and one a second after
 RENEW = 3600  # seconds after which a page's load gives its browser a new badge
 KEEP = 50_000  # badges whose budgets are kept before the full ones are forgotten
+PROOF_BITS = 17  # leading zero bits of an earned badge's proof: 131,072 hashes on average
+PROOF_TAG = "knights-badge"  # what a proof's hash begins with, so it proves nothing elsewhere
+PROOF = re.compile(r"(\d{1,12})\.([A-Za-z0-9_-]{8,32})\.([A-Za-z0-9_-]{1,16})")  # minute.salt.nonce
+EARNED = "e"  # the last letter of an earned badge's id, which no given badge has
+MAX_SPENT = 200_000  # salts kept as spent for the two minutes a proof is good; past that, none earn
 # Where the guard leaves the id of the valid badge a connection carries (see `browser`).
 ENVIRON_KEY = "knights_tour.badge"
 
@@ -46,7 +63,8 @@ def browser(environ):
 
 
 def given(badge):
-    """Return the second (Unix time) a badge's id was given, or None for an id without one."""
+    """Return the second (Unix time) a badge's id was given, or None for an id without one (an
+    earned badge's, or one of the form before ids began with it)."""
     try:
         return int(badge[:8], 16) if len(badge) == 28 else None
     except ValueError:
@@ -56,10 +74,13 @@ def given(badge):
 class Badges:
     """Issue badges, and let a handshake with one in on its own budget."""
 
-    def __init__(self, secret, wall=time.time, mint_burst=MINT_BURST):
-        self._secret, self.wall = secret, wall
+    def __init__(self, secret, wall=time.time, mint_burst=MINT_BURST, proof_bits=PROOF_BITS):
+        self._secret, self.wall, self.proof_bits = secret, wall, proof_bits
         self.handshakes = Buckets(BADGE_RATE, BADGE_BURST, keep=KEEP)
         self.minted = Buckets(MINT_RATE, mint_burst)
+        self._spent = {}  # salt of each proof that earned a badge -> its minute
+        self._oldest = 0  # the earliest minute in _spent
+        self._lock = threading.Lock()
 
     def _sign(self, nonce):
         digest = hmac.new(self._secret, f"badge:{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
@@ -89,6 +110,41 @@ class Badges:
             return None
         return self._sign(f"{int(now):08x}{secrets.token_hex(10)}")
 
+    def asked(self):
+        """Return what a page is asked to prove to earn a badge: its bits, and the minute now."""
+        return {"bits": self.proof_bits, "minute": int(self.wall() // 60)}
+
+    def earn(self, proof):
+        """Return a new earned badge's cookie value for a proof of work ("minute.salt.nonce"), or
+        raise Refusal saying what is wrong with it."""
+        match = PROOF.fullmatch(proof) if isinstance(proof, str) else None
+        if match is None:
+            raise Refusal(
+                "badge.bad_proof", "a proof is minute.salt.nonce: digits, then 8-32 and 1-16 letters"
+            )
+        now = int(self.wall() // 60)
+        minute, salt = int(match[1]), match[2]
+        if minute not in (now, now - 1):
+            raise Refusal("badge.stale_proof", "the proof is not of this minute or the last: make a new one")
+        if not proves(proof, self.proof_bits):
+            raise Refusal(
+                "badge.weak_proof",
+                f"the proof's SHA-256 does not begin with {self.proof_bits} zero bits",
+                bits=self.proof_bits,
+            )
+        with self._lock:
+            if self._spent and self._oldest < now - 1:
+                # A minute has gone by: salts too old to be offered again are forgotten.
+                self._spent = {s: m for s, m in self._spent.items() if m >= now - 1}
+                self._oldest = min(self._spent.values(), default=now)
+            if salt in self._spent:
+                raise Refusal("badge.spent_proof", "this proof has earned its badge already: make a new one")
+            if len(self._spent) >= MAX_SPENT:
+                raise Refusal("badge.busy", "too many badges are being earned: try again in a minute")
+            self._oldest = min(self._oldest, minute) if self._spent else minute
+            self._spent[salt] = minute
+        return self._sign(f"{int(self.wall()):08x}{secrets.token_hex(10)}{EARNED}")
+
     def has_left(self, environ):
         """Tell whether a request carries a badge with handshakes of its own left (spending none)."""
         badge = self.of(environ)
@@ -99,3 +155,26 @@ class Badges:
         note the badge in environ for `browser`."""
         badge = environ[ENVIRON_KEY] = self.of(environ)
         return badge is not None and self.handshakes.take(badge, sink=False) >= 0
+
+
+def zero_led(digest, bits):
+    """Tell whether a digest (bytes) begins with bits zero bits."""
+    return int.from_bytes(digest[:8], "big") >> (64 - bits) == 0
+
+
+def proves(proof, bits):
+    """Tell whether a proof's SHA-256 (after PROOF_TAG) begins with bits zero bits."""
+    return zero_led(hashlib.sha256(f"{PROOF_TAG}:{proof}".encode()).digest(), bits)
+
+
+def find_proof(asked, salt):
+    """Return a proof for what a page is asked (`Badges.asked`) with salt, found as a page finds
+    one (static/js/badge.js): what a client other than the page, a test or a benchmark, runs."""
+    bits, minute = asked["bits"], asked["minute"]
+    head = hashlib.sha256(f"{PROOF_TAG}:{minute}.{salt}.".encode())
+    for n in itertools.count():
+        nonce = f"{n:x}"
+        digest = head.copy()
+        digest.update(nonce.encode())
+        if zero_led(digest.digest(), bits):
+            return f"{minute}.{salt}.{nonce}"

@@ -13,7 +13,7 @@ from .pacing import BUSY, RETRY_AFTER
 MAX_CONNECTIONS = 500  # open WebSocket connections from one address
 HANDSHAKE_RATE = 50.0  # new Socket.IO connections a second from one address, on average
 HANDSHAKE_BURST = 500  # and at once
-MAX_BODY_BYTES = 64 * 1024  # the app takes no request bodies; Engine.IO refuses larger ones anyway
+MAX_BODY_BYTES = 64 * 1024  # no request has a body but a badge's proof; Engine.IO refuses larger ones anyway
 # Seconds an answer may wait for its peer to read it: gunicorn's own writes wait for ever, and a
 # peer that asks for a large file many times over one connection and reads nothing would hold its
 # connection, its greenlet and its socket's buffers until it let go. A WebSocket sets its own.

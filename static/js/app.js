@@ -1,8 +1,10 @@
 // Boot the page: one store, the runs, the actions on them, the views that render the store, and
 // the listeners that turn the user's input into actions.
+import { earnBadge } from "./badge.js";
 import { createClassroom } from "./classroom.js";
 import { createClips, initialClip } from "./clips/actions.js";
 import { createComposer, initialComposer } from "./composer.js";
+import { connectAfter } from "./connection.js";
 import { controls } from "./controls.js";
 import { presenterDrawer } from "./drawer.js";
 import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
@@ -41,6 +43,7 @@ const els = new Proxy({}, {
   get: (cache, name) => (cache[name] ??= document.getElementById(name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))),
 });
 const limits = readLimits(document);
+connectAfter(earnBadge(limits.badgeProof));
 const link = fromLink(location.search, defaultSettings(limits), limits);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 // On /embed, its options (controls, panels, autoplay, loop, language); null on the page itself.

@@ -7,6 +7,12 @@ const RECONNECT_MS = 2000;
 /** The server's news of itself, whichever connection brings it: "stopping" (its goodbye). */
 export const serverNews = new EventTarget();
 const FULL_RETRY_MS = 20000; // a full server is tried again after 20 to 40 s, not all pages at once
+let ready = Promise.resolve(); // what every connection waits for before it is made
+
+/** Make every connection wait for a promise (the page's badge being earned: badge.js). */
+export function connectAfter(promise) {
+  ready = promise;
+}
 
 /**
  * Connect and return the connection: request() sends, listen() hands the server's events to
@@ -17,7 +23,8 @@ const FULL_RETRY_MS = 20000; // a full server is tried again after 20 to 40 s, n
 export function connect(link) {
   // Each lane has a connection of its own, so the server gives each its own run.
   // WebSocket only: the server takes no long-polling, which would hold a request per page.
-  const socket = io({ forceNew: true, transports: ["websocket"] });
+  const socket = io({ forceNew: true, transports: ["websocket"], autoConnect: false });
+  ready.then(() => socket.connect());
   socket.on("connect", () => link.connection(true));
   socket.on("disconnect", (reason) => {
     link.connection(false);
