@@ -33,7 +33,7 @@ from stats import fan_out, lags, spread
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 GOAL_PACE = 95
 GOAL_JOIN_S = 2.0
-ATTACKS = ("codes", "trickle", "held", "skips", "strips", "pings", "noops", "badged", "pages")
+ATTACKS = ("codes", "trickle", "held", "skips", "strips", "pings", "noops", "badged", "pages", "seats")
 QUICK = {"followers": 40, "solos": 10, "seconds": 3, "scale": 0.1}
 
 

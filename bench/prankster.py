@@ -17,6 +17,8 @@ opens at most the connections its table says. The attacks:
              with proofs of work found flat out in a thread of its own; connections opened flat
              out meanwhile, each with the next badge
   pages      20 connections loading the page flat out, one load after another
+  seats      200 connections, each on a badge of its own and each having sent a request (so that
+             none is a socket to reap, nor one browser's), opened again when closed
   voters     150 connections that join the class once a question is open and answer it
 """
 
@@ -25,14 +27,16 @@ import contextlib
 import itertools
 import json
 import random
+import secrets
 import sys
 from pathlib import Path
 
 import aiohttp
 import common  # noqa: F401 - puts the project on the import path
-from load import Driven, obey
+from load import LIMITS, Driven, obey
 
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from server.edge.badges import find_proof
 
 ENGINE_PATH = "/socket.io/?EIO=4&transport=websocket"
 ENDLESS = {"rows": 32, "cols": 32, "start": 0, "order": "naive", "speed": 30, "paused": True}
@@ -46,6 +50,7 @@ SIZES = {
     "voters": 150,
     "codes": 4,
     "pages": 20,
+    "seats": 200,
 }
 BADGE = "knights_badge"  # the page's cookie: see server/edge/badges.py
 EARNER = Path(__file__).with_name("earner.py")
@@ -217,6 +222,41 @@ class Attacks:
                     await raw.close()
 
         await asyncio.gather(*(one() for _ in range(n)))
+
+    async def seats(self):
+        async def one():
+            badge = await self.badge("seats")
+            while self.on and badge:
+                raw = await self.opened("seats", {"Cookie": f"{BADGE}={badge}"})
+                if raw is None:
+                    continue
+                try:
+                    self.answered("seats", await raw.call("pause"))
+                    await raw.listen(lambda: self.on)
+                except (Closed, aiohttp.ClientError, ConnectionError):
+                    self.count("seats", "closed by the server")
+                finally:
+                    await raw.close()
+
+        await asyncio.gather(*(one() for _ in range(SIZES["seats"])))
+
+    async def badge(self, attack):
+        """Return a badge, one the address gives or else one earned with a proof; None once stopped."""
+        while self.on:
+            async with self.session.get(self.url + "/") as page:
+                text = await page.text()
+            if BADGE in page.cookies:
+                return page.cookies[BADGE].value
+            if page.status != 200:
+                await asyncio.sleep(0.05)
+                continue
+            asked = json.loads(LIMITS.search(text)[1])["badgeProof"]
+            proof = await asyncio.to_thread(find_proof, asked, secrets.token_urlsafe(12))
+            async with self.session.post(self.url + "/badge", json={"proof": proof}) as answer:
+                if BADGE in answer.cookies:
+                    self.count(attack, "earned")
+                    return answer.cookies[BADGE].value
+        return None
 
     async def held(self):
         await self.many("held", SIZES["held"], lambda raw: raw.listen(lambda: self.on))

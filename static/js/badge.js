@@ -17,7 +17,7 @@ export function zeroBits(digest) {
 }
 
 /**
- * Find a proof of work "minute.salt.nonce" whose SHA-256 (hash: bytes -> bytes), after the tag,
+ * Find a proof of work (the minute, the salt and a nonce, joined by dots) whose SHA-256 (hash: bytes -> bytes), after the tag,
  * begins with bits zero bits, pausing between slices of tries. Resolve with null if none was
  * found in 64 times the tries it takes on average (a fault, not bad luck: e^-64).
  */

@@ -199,10 +199,12 @@ export function createLessonView(els) {
     const parting = racing ? partingNode(...lanes) : null;
     let said = "";
     lanes.forEach((each, i) => {
-      const pointed = pointedNode(state, each);
+      const pointed = pointedNode(state, each), tree = each.tree;
       pictures[i].render({
         ...treeShown(state, each, lanes), length: each.model.path.length, pointed, parting: parting ?? -1,
-        nameOf: (k) => squareOf(each, k),
+        // A picture drawn again later (it came into sight, it was resized) may be drawn before
+        // the next render: by then the lane may have a new tree, whose squares are not this one's.
+        nameOf: (k) => (each.tree === tree ? squareOf(each, k) : ""),
       });
       if (racing) setText(names[i], t("lesson.treeNamed", { search: raceName(each, state, runs), n: each.model.visits }));
       if (pointed >= 0) {
