@@ -92,6 +92,7 @@ class Hall:
     """
 
     server_threads = None  # the threads stack's gunicorn --threads
+    PAGES = False  # whether each client loads the page first, as a browser does (and has its badge)
 
     def __init__(self, kind, args):
         self.kind, self.args = kind, args
@@ -176,7 +177,7 @@ class Hall:
         for number, wave in enumerate(waves):
             time.sleep(max(0.0, began + number - time.monotonic()))  # a wave a second
             for load, names in wave.items():
-                load.send("connect", names=names, browser=browsers(names))
+                load.send("connect", names=names, browser=browsers(names), pages=self.PAGES)
             for load in wave:
                 results.update(load.result(600))
         return results, time.monotonic() - began, len(waves)

@@ -9,7 +9,8 @@ turn, then all of them at once; the first and last phases have no prankster, for
 
 In every phase, while the attack goes on, what the class gets is measured: the followers'
 fan-out (their batch's arrival less the instructor's) and pace, the solo students' lag behind
-their schedule and pace, and three newcomers' times: a student who types the class's code, one
+their schedule and pace (every student's client loads the page first, as a browser does, and
+so has a badge of its own), and three newcomers' times: a student who types the class's code, one
 who opens the class's link (its ticket: the same as a student coming back), and the
 instructor's reload (a claim with the token from a new connection, then the first page claims
 it back). The voters phase asks the class a question; the prankster's connections join and
@@ -49,6 +50,10 @@ def outcome(answer):
 class HostileHall(Hall):
     """The class, its solo students and the prankster, phase by phase."""
 
+    # Every student's page loads the page, and so has a badge of its own, as in a real hall: a
+    # script's connections without badges are one browser, the class's are each their own.
+    PAGES = True
+
     def __init__(self, args):
         super().__init__("production", args)
         self.rows = []  # one per phase: its figures
@@ -63,7 +68,9 @@ class HostileHall(Hall):
         followers = self.groups[0][1]
         self.prankster = Prankster(self.server.url)
         try:
-            self.prankster("scale", by=args.scale)
+            sizes = self.prankster("scale", by=args.scale)
+            if "seats" in args.attacks:
+                self.prankster("stock", n=sizes["seats"])  # its badges, taken before the class comes
             wanted = [(main, ["instructor", *solos]), (self.loads["followers"], followers)]
             self.check_acks("connect", self.connect_in_waves(wanted)[0])
             opened = main("call", names=["instructor"], event="class_open")["instructor"]

@@ -129,6 +129,7 @@ class Attacks:
     def __init__(self, session, url, code):
         self.session, self.url, self.code = session, url, code
         self.counts = {}
+        self.stock = []  # badges collected before the attacks, as a script prepared in advance would
         # Every loop checks it too: a cancellation swallowed in the client's library must not
         # leave an attack running into the next phase.
         self.on = False
@@ -224,8 +225,9 @@ class Attacks:
         await asyncio.gather(*(one() for _ in range(n)))
 
     async def seats(self):
-        async def one():
-            badge = await self.badge("seats")
+        async def one(i):
+            # The script keeps its badges from phase to phase.
+            badge = self.stock[i] if i < len(self.stock) else await self.badge("seats")
             while self.on and badge:
                 raw = await self.opened("seats", {"Cookie": f"{BADGE}={badge}"})
                 if raw is None:
@@ -238,7 +240,7 @@ class Attacks:
                 finally:
                     await raw.close()
 
-        await asyncio.gather(*(one() for _ in range(SIZES["seats"])))
+        await asyncio.gather(*(one(i) for i in range(SIZES["seats"])))
 
     async def badge(self, attack):
         """Return a badge, one the address gives or else one earned with a proof; None once stopped."""
@@ -333,6 +335,13 @@ class PranksterProcess:
     async def do_code(self, code):
         self.attacks.code = code
         return True
+
+    async def do_stock(self, n):
+        """Collect n badges before any attack, for the seats; return how many were earned."""
+        self.attacks.on = True
+        self.attacks.stock = [await self.attacks.badge("stock") for _ in range(n)]
+        self.attacks.on = False
+        return self.attacks.counts.pop("stock", {}).get("earned", 0)
 
     async def do_scale(self, by):
         """Make every attack this much smaller (a smoke run's)."""
