@@ -6,46 +6,22 @@ with a proof of work (server/edge/badges.py), found in this process, on a core o
 writes "earned <cookie value>". It runs until it is killed.
 """
 
-import json
-import re
-import secrets
+import asyncio
 import sys
-from http.client import HTTPConnection
-from urllib.parse import urlsplit
 
-import common  # noqa: F401 - puts the project on the import path
-
-from server.edge.badges import COOKIE, find_proof
-
-LIMITS = re.compile(rb'id="limits">(.*?)</script>')
-BADGE = re.compile(rf"{COOKIE}=([^;]+)")
+import aiohttp
+from load import page_badge
 
 
-def badge_of(answer):
-    """Return the badge an answer gives, or None."""
-    found = BADGE.match(answer.getheader("Set-Cookie") or "")
-    return found and found[1]
-
-
-def main(url):
-    address = urlsplit(url)
-    server = HTTPConnection(address.hostname, address.port, timeout=30)
-    while True:
-        server.request("GET", "/")
-        answer = server.getresponse()
-        page = answer.read()
-        if answer.status != 200 or answer.getheader("Connection") == "close":
-            server.close()  # paced past its wait (503): the connection closes
-            continue
-        if given := badge_of(answer):
-            print("given", given, flush=True)
-            continue
-        proof = find_proof(json.loads(LIMITS.search(page)[1])["badgeProof"], secrets.token_urlsafe(12))
-        server.request("POST", "/badge", json.dumps({"proof": proof}), {"Content-Type": "application/json"})
-        answer = server.getresponse()
-        answer.read()
-        print("earned" if answer.status == 200 else f"refused {answer.status}", badge_of(answer), flush=True)
+async def main(url):
+    async with aiohttp.ClientSession() as session:
+        while True:
+            badge, earned = await page_badge(session, url)
+            if badge is None:
+                await asyncio.sleep(0.05)  # the page not served (paced): try again
+            else:
+                print("earned" if earned else "given", badge, flush=True)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    asyncio.run(main(sys.argv[1]))

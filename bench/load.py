@@ -25,7 +25,7 @@ import aiohttp
 import common  # noqa: F401 - puts the project on the import path
 import psutil
 
-from server.edge.badges import find_proof
+from server.edge.badges import COOKIE, find_proof
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
@@ -34,6 +34,21 @@ from tests.support.replay import followed
 
 # The page's limits, where it is asked to earn a badge (server/edge/badges.py).
 LIMITS = re.compile(r'id="limits">(.*?)</script>')
+
+
+async def page_badge(session, url):
+    """Load the page as a browser does; return (the badge it gave, or the one earned with a proof
+    of work when its address had none left, or None; whether it was earned)."""
+    async with session.get(url + "/") as page:
+        text = await page.text()
+    if COOKIE in page.cookies:
+        return page.cookies[COOKIE].value, False
+    asked = json.loads(LIMITS.search(text)[1])["badgeProof"] if page.status == 200 else None
+    if asked is None:
+        return None, False
+    proof = await asyncio.to_thread(find_proof, asked, secrets.token_urlsafe(12))
+    async with session.post(url + "/badge", json={"proof": proof}) as answer:
+        return (answer.cookies[COOKIE].value if COOKIE in answer.cookies else None), True
 
 
 class Expected:
@@ -92,15 +107,8 @@ class Peer(AsyncRecordingClient):
         headers = None
         if self.page:
             async with aiohttp.ClientSession() as session:
-                async with session.get(self.url + "/") as answer:
-                    cookies = answer.cookies
-                    asked = json.loads(LIMITS.search(await answer.text())[1])["badgeProof"]
-                if asked is not None:  # its address has given its badges: it earns one, as a page does
-                    proof = find_proof(asked, secrets.token_urlsafe(12))
-                    async with session.post(self.url + "/badge", json={"proof": proof}) as answer:
-                        cookies = answer.cookies
-            cookies = "; ".join(f"{name}={morsel.value}" for name, morsel in cookies.items())
-            headers = {"Cookie": cookies} if cookies else None
+                badge, _ = await page_badge(session, self.url)
+            headers = {"Cookie": f"{COOKIE}={badge}"} if badge else None
         await super().connect(wait_timeout, headers)
         self.connect_s = time.monotonic() - began
 

@@ -27,16 +27,15 @@ import contextlib
 import itertools
 import json
 import random
-import secrets
 import sys
 from pathlib import Path
 
 import aiohttp
 import common  # noqa: F401 - puts the project on the import path
-from load import LIMITS, Driven, obey
+from load import Driven, obey, page_badge
 
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
-from server.edge.badges import find_proof
+from server.edge.badges import COOKIE
 
 ENGINE_PATH = "/socket.io/?EIO=4&transport=websocket"
 ENDLESS = {"rows": 32, "cols": 32, "start": 0, "order": "naive", "speed": 30, "paused": True}
@@ -52,7 +51,6 @@ SIZES = {
     "pages": 20,
     "seats": 200,
 }
-BADGE = "knights_badge"  # the page's cookie: see server/edge/badges.py
 EARNER = Path(__file__).with_name("earner.py")
 
 
@@ -179,7 +177,7 @@ class Attacks:
                 if not badges:
                     await asyncio.sleep(0.01)
                     continue
-                raw = await self.opened("badged", {"Cookie": f"{BADGE}={badges[n % len(badges)]}"})
+                raw = await self.opened("badged", {"Cookie": f"{COOKIE}={badges[n % len(badges)]}"})
                 if raw is not None:
                     await raw.close()
         finally:
@@ -229,7 +227,7 @@ class Attacks:
             # The script keeps its badges from phase to phase.
             badge = self.stock[i] if i < len(self.stock) else await self.badge("seats")
             while self.on and badge:
-                raw = await self.opened("seats", {"Cookie": f"{BADGE}={badge}"})
+                raw = await self.opened("seats", {"Cookie": f"{COOKIE}={badge}"})
                 if raw is None:
                     continue
                 try:
@@ -245,19 +243,11 @@ class Attacks:
     async def badge(self, attack):
         """Return a badge, one the address gives or else one earned with a proof; None once stopped."""
         while self.on:
-            async with self.session.get(self.url + "/") as page:
-                text = await page.text()
-            if BADGE in page.cookies:
-                return page.cookies[BADGE].value
-            if page.status != 200:
-                await asyncio.sleep(0.05)
-                continue
-            asked = json.loads(LIMITS.search(text)[1])["badgeProof"]
-            proof = await asyncio.to_thread(find_proof, asked, secrets.token_urlsafe(12))
-            async with self.session.post(self.url + "/badge", json={"proof": proof}) as answer:
-                if BADGE in answer.cookies:
-                    self.count(attack, "earned")
-                    return answer.cookies[BADGE].value
+            badge, earned = await page_badge(self.session, self.url)
+            if badge is not None:
+                self.count(attack, "earned" if earned else "badges")
+                return badge
+            await asyncio.sleep(0.05)  # the page not served (paced): try again
         return None
 
     async def held(self):
