@@ -79,7 +79,7 @@ class Badges:
         self.handshakes = Buckets(BADGE_RATE, BADGE_BURST, keep=KEEP)
         self.minted = Buckets(MINT_RATE, mint_burst)
         self._spent = {}  # salt of each proof that earned a badge -> its minute
-        self._oldest = 0  # the earliest minute in _spent
+        self._swept = 0  # the minute _spent was last rid of salts too old to be offered again
         self._lock = threading.Lock()
 
     def _sign(self, nonce):
@@ -108,7 +108,11 @@ class Badges:
             return None
         if self.minted.take(address, sink=False) < 0:
             return None
-        return self._sign(f"{int(now):08x}{secrets.token_hex(10)}")
+        return self._new(now)
+
+    def _new(self, now, kind=""):
+        """Return a new badge's cookie value: an id of the second now, random, then kind."""
+        return self._sign(f"{int(now):08x}{secrets.token_hex(10)}{kind}")
 
     def asked(self):
         """Return what a page is asked to prove to earn a badge: its bits, and the minute now."""
@@ -122,7 +126,8 @@ class Badges:
             raise Refusal(
                 "badge.bad_proof", "a proof is minute.salt.nonce: digits, then 8-32 and 1-16 letters"
             )
-        now = int(self.wall() // 60)
+        wall = self.wall()
+        now = int(wall // 60)
         minute, salt = int(match[1]), match[2]
         if minute not in (now, now - 1):
             raise Refusal("badge.stale_proof", "the proof is not of this minute or the last: make a new one")
@@ -133,17 +138,16 @@ class Badges:
                 bits=self.proof_bits,
             )
         with self._lock:
-            if self._spent and self._oldest < now - 1:
+            if self._swept != now:
                 # A minute has gone by: salts too old to be offered again are forgotten.
                 self._spent = {s: m for s, m in self._spent.items() if m >= now - 1}
-                self._oldest = min(self._spent.values(), default=now)
+                self._swept = now
             if salt in self._spent:
                 raise Refusal("badge.spent_proof", "this proof has earned its badge already: make a new one")
             if len(self._spent) >= MAX_SPENT:
                 raise Refusal("badge.busy", "too many badges are being earned: try again in a minute")
-            self._oldest = min(self._oldest, minute) if self._spent else minute
             self._spent[salt] = minute
-        return self._sign(f"{int(self.wall()):08x}{secrets.token_hex(10)}{EARNED}")
+        return self._new(wall, EARNED)
 
     def has_left(self, environ):
         """Tell whether a request carries a badge with handshakes of its own left (spending none)."""

@@ -17,9 +17,10 @@ export function zeroBits(digest) {
 }
 
 /**
- * Find a proof of work (the minute, the salt and a nonce, joined by dots) whose SHA-256 (hash: bytes -> bytes), after the tag,
- * begins with bits zero bits, pausing between slices of tries. Resolve with null if none was
- * found in 64 times the tries it takes on average (a fault, not bad luck: e^-64).
+ * Find a proof of work (the minute, the salt and a nonce, joined by dots) whose SHA-256 (hash:
+ * bytes -> bytes), after the tag, begins with bits zero bits, pausing between slices of tries.
+ * Resolve with null if none was found in 64 times the tries it takes on average (a fault, not
+ * bad luck: e^-64).
  */
 export async function prove(hash, { bits, minute }, salt, pause = yieldToPage) {
   const head = new TextEncoder().encode(`${TAG}:${minute}.${salt}.`);
