@@ -10,11 +10,13 @@ turn, then all of them at once; the first and last phases have no prankster, for
 In every phase, while the attack goes on, what the class gets is measured: the followers'
 fan-out (their batch's arrival less the instructor's) and pace, the solo students' lag behind
 their schedule and pace (every student's client loads the page first, as a browser does, and
-so has a badge of its own), and three newcomers' times: a student who types the class's code, one
-who opens the class's link (its ticket: the same as a student coming back), and the
-instructor's reload (a claim with the token from a new connection, then the first page claims
-it back). The voters phase asks the class a question; the prankster's connections join and
-answer once it is open, and every answer must be counted once, the prankster's apart.
+so has a badge of its own), and four newcomers' times: a student who types the class's code, one
+who opens the class's link (its ticket: the same as a student coming back), the instructor's
+reload (from a browser given the instructor key: a claim with the token from a new connection,
+then the first page claims it back), and a student who opened their seat's link (from the
+instructor's sheet) in an earlier lecture and opens the class's link. The voters phase asks the
+class a question; the prankster's connections join and answer once it is open, and every answer
+must be counted once, the prankster's apart.
 
 Goals (printed as met or not, never asserted): the followers' and solos' p95 under 250 ms and
 pace at least 95%, every join and claim under 2 s. The exit status is non-zero only if something
@@ -22,11 +24,15 @@ is functionally wrong: a good client was refused its run, the class's answers we
 """
 
 import argparse
+import csv
 import math
+import re
 import sys
 import time
 import traceback
+from urllib.parse import urlsplit
 
+import requests
 from hall import GOAL_P95_MS, Hall, browsers, verdict
 from prankster import Prankster
 from stats import fan_out, lags, spread
@@ -34,7 +40,7 @@ from stats import fan_out, lags, spread
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 GOAL_PACE = 95
 GOAL_JOIN_S = 2.0
-ATTACKS = ("codes", "trickle", "held", "skips", "strips", "pings", "noops", "badged", "pages", "seats")
+ATTACKS = ("codes", "trickle", "held", "skips", "strips", "pings", "noops", "badged", "pages", "squat")
 QUICK = {"followers": 40, "solos": 10, "seconds": 3, "scale": 0.1}
 
 
@@ -69,8 +75,9 @@ class HostileHall(Hall):
         self.prankster = Prankster(self.server.url)
         try:
             sizes = self.prankster("scale", by=args.scale)
-            if "seats" in args.attacks:
-                self.prankster("stock", n=sizes["seats"])  # its badges, taken before the class comes
+            if "squat" in args.attacks:
+                self.prankster("stock", n=sizes["squat"])  # its badges, taken before the class comes
+            self.instructor_link, self.seat_links = self.seat_sheet(len(args.attacks) + 3)
             wanted = [(main, ["instructor", *solos]), (self.loads["followers"], followers)]
             self.check_acks("connect", self.connect_in_waves(wanted)[0])
             opened = main("call", names=["instructor"], event="class_open")["instructor"]
@@ -101,6 +108,24 @@ class HostileHall(Hall):
         finally:
             self.prankster.close()
 
+    def here(self, link):
+        """Return a link the server printed or wrote (its public address's) at the address the bench uses."""
+        parts = urlsplit(link)
+        return self.server.url + parts.path + (f"?{parts.query}" if parts.query else "")
+
+    def seat_sheet(self, size):
+        """Return the instructor's link (which python -m server prints), and a sheet of size seats' links."""
+        printed = re.search(r"Instructors: open (\S+) once", self.server.log_text())
+        if printed is None:
+            raise SystemExit("the server printed no instructor's link")
+        instructor = self.here(printed[1])
+        with requests.Session() as teacher:
+            teacher.get(instructor, timeout=10).raise_for_status()
+            sheet = teacher.get(self.server.url + "/roster/new", params={"seats": size}, timeout=30)
+            sheet.raise_for_status()
+            rows = csv.reader(teacher.get(sheet.url + "/seats.csv", timeout=10).text.splitlines()[1:])
+            return instructor, [self.here(link) for _, link in rows]
+
     def attack(self, main, name, attacks):
         """Run a phase with these attacks going on: measure the class, then try newcomers."""
         for attack in attacks:
@@ -112,12 +137,15 @@ class HostileHall(Hall):
         self.rows.append((name, probes, counts))
         time.sleep(self.args.settle)
 
-    def timed(self, main, name, event, data):
-        """Connect a new client and send it one request; return (seconds, its answer)."""
+    def timed(self, main, name, event, data, opened=None):
+        """Connect a new client (whose browser opened the link opened once before) and send it one
+        request; return (seconds, its answer)."""
         began = time.monotonic()
         # A newcomer is a browser: it loads the page (and is given a badge, or earns one, in Python
         # here, where a page takes a few times as long: see docs/benchmarks.md) before it connects.
-        connected = main("connect", names=[name], browser=browsers([name]), pages=True)[name]
+        connected = main(
+            "connect", names=[name], browser=browsers([name]), pages=True, opened={name: opened}
+        )[name]
         if not connected.get("ok"):
             return time.monotonic() - began, connected
         answer = main("call", names=[name], event=event, data=data)[name]
@@ -129,13 +157,17 @@ class HostileHall(Hall):
         n = self.probes
         typed = self.timed(main, f"t{n}", "class_join", {"code": self.code})
         link = self.timed(main, f"l{n}", "class_join", {"code": self.code, "ticket": self.ticket})
-        claim = self.timed(main, f"c{n}", "class_claim", {"code": self.code, "token": self.token})
+        claim = self.timed(
+            main, f"c{n}", "class_claim", {"code": self.code, "token": self.token}, self.instructor_link
+        )
         back = main(
             "call", names=["instructor"], event="class_claim", data={"code": self.code, "token": self.token}
         )
         if not back["instructor"].get("ok"):
             self.problems.append(f"the instructor could not claim its class back: {back['instructor']}")
-        return {"typed": typed, "link": link, "claim": claim}
+        ticket = {"code": self.code, "ticket": self.ticket}
+        seated = self.timed(main, f"p{n}", "class_join", ticket, self.seat_links[n - 1])
+        return {"typed": typed, "link": link, "claim": claim, "seated": seated}
 
     def voting(self, main, followers):
         """Ask a question: the class answers, the prankster's pages join once it is open and answer too."""
@@ -172,7 +204,7 @@ class HostileHall(Hall):
             f"\n=== hostile hall: {args.followers} followers and {args.solos} solo students at "
             f"{args.speed:g} events/s, a prankster on the same address; {self.command_line()}",
             f"{'phase':<8} {'fan-out p95':>11} {'pace':>6} {'solo p95':>9} {'pace':>6}  "
-            f"{'typed code':>14} {'link':>14} {'claim':>14}  "
+            f"{'typed code':>14} {'link':>14} {'claim':>14} {'seat':>14}  "
             f"{'CPU%':>5} {'worker':>6} {'idle':>5} {'RSS MB':>6}  prankster",
         ]
         goals = []
@@ -194,16 +226,19 @@ class HostileHall(Hall):
             )
             out.append(
                 f"{name:<8} {fan_p95:>8.0f} ms {follower_pace:>5.0f}% {solo_p95:>6.0f} ms "
-                f"{solo_pace:>5.0f}%  {said[0]:>14} {said[1]:>14} {said[2]:>14}  "
+                f"{solo_pace:>5.0f}%  {said[0]:>14} {said[1]:>14} {said[2]:>14} {said[3]:>14}  "
                 f"{cpu:>5.0f} {worker:>6.0f} {idle:>5.0f} {rss:>6.0f}  {doing or '-'}"
             )
-            joins = all(answer.get("ok") and seconds < GOAL_JOIN_S for seconds, answer in probes.values())
+            inside = {
+                who: answer.get("ok") and seconds < GOAL_JOIN_S for who, (seconds, answer) in probes.items()
+            }
             goals.append(
                 (
                     name,
                     fan_p95 < GOAL_P95_MS and solo_p95 < GOAL_P95_MS,
                     min(follower_pace, solo_pace) >= GOAL_PACE,
-                    joins,
+                    all(inside.values()),
+                    inside["claim"] and inside["seated"],
                 )
             )
         for name, probes, _ in self.rows:
@@ -217,9 +252,15 @@ class HostileHall(Hall):
                 f"{result.get('answered')} answers of {result.get('present')} students present, and "
                 f"{result.get('late')} late (the prankster's pages: {counts})"
             )
-        out.append("\ngoals: p95 < 250 ms; pace >= 95%; every join and claim < 2 s")
-        for name, p95, pace, joins in goals:
-            out.append(f"  {name:<8} p95 {verdict(p95)}, pace {verdict(pace)}, joins {verdict(joins)}")
+        out.append(
+            "\ngoals: p95 < 250 ms; pace >= 95%; every join and claim < 2 s (and those of the instructor "
+            "and the seat's student alone)"
+        )
+        for name, p95, pace, joins, seated in goals:
+            out.append(
+                f"  {name:<8} p95 {verdict(p95)}, pace {verdict(pace)}, joins {verdict(joins)}, "
+                f"instructor and seat {verdict(seated)}"
+            )
         return "\n".join(out)
 
 

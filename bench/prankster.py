@@ -17,7 +17,7 @@ opens at most the connections its table says. The attacks:
              with proofs of work found flat out in a thread of its own; connections opened flat
              out meanwhile, each with the next badge
   pages      20 connections loading the page flat out, one load after another
-  seats      200 connections, each on a badge of its own and each having sent a request (so that
+  squat      200 connections, each on a badge of its own and each having sent a request (so that
              none is a socket to reap, nor one browser's), opened again when closed
   voters     150 connections that join the class once a question is open and answer it
 """
@@ -49,7 +49,7 @@ SIZES = {
     "voters": 150,
     "codes": 4,
     "pages": 20,
-    "seats": 200,
+    "squat": 200,
 }
 EARNER = Path(__file__).with_name("earner.py")
 
@@ -222,23 +222,23 @@ class Attacks:
 
         await asyncio.gather(*(one() for _ in range(n)))
 
-    async def seats(self):
+    async def squat(self):
         async def one(i):
             # The script keeps its badges from phase to phase.
-            badge = self.stock[i] if i < len(self.stock) else await self.badge("seats")
+            badge = self.stock[i] if i < len(self.stock) else await self.badge("squat")
             while self.on and badge:
-                raw = await self.opened("seats", {"Cookie": f"{COOKIE}={badge}"})
+                raw = await self.opened("squat", {"Cookie": f"{COOKIE}={badge}"})
                 if raw is None:
                     continue
                 try:
-                    self.answered("seats", await raw.call("pause"))
+                    self.answered("squat", await raw.call("pause"))
                     await raw.listen(lambda: self.on)
                 except (Closed, aiohttp.ClientError, ConnectionError):
-                    self.count("seats", "closed by the server")
+                    self.count("squat", "closed by the server")
                 finally:
                     await raw.close()
 
-        await asyncio.gather(*(one(i) for i in range(SIZES["seats"])))
+        await asyncio.gather(*(one(i) for i in range(SIZES["squat"])))
 
     async def badge(self, attack):
         """Return a badge, one the address gives or else one earned with a proof; None once stopped."""
@@ -327,7 +327,7 @@ class PranksterProcess:
         return True
 
     async def do_stock(self, n):
-        """Collect n badges before any attack, for the seats; return how many were earned."""
+        """Collect n badges before any attack, for the squat; return how many were earned."""
         self.attacks.on = True
         self.attacks.stock = [await self.attacks.badge("stock") for _ in range(n)]
         self.attacks.on = False

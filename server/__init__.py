@@ -3,7 +3,7 @@
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import connection, message_queue, pages
+from . import connection, message_queue, pages, rosters
 from .classes import events as class_events
 from .classes import poll_events, seams, sharing, tournament_events
 from .classes import registry as classes
@@ -12,6 +12,7 @@ from .edge import door, farewell, guard, headers, intake, websocket
 from .edge.badges import MINT_BURST, Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 from .edge.pacing import ADDRESS_BURST, ADDRESS_RATE, FILE_BURST, FILE_RATE, Pacing
+from .edge.seats import Seats
 from .extension import socketio
 from .runs import events as run_events
 from .runs import registry as runs
@@ -53,6 +54,7 @@ def create_app(config=None):
     if config:
         app.config.update(config)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(rosters.bp)
     assets = pages.assets(app)
     assets.init_app(app)
     headers.init_app(app)
@@ -90,16 +92,19 @@ def create_app(config=None):
     # An address given room for a larger hall than the default's is given as many more badges,
     # page loads and files at once.
     hall = max(1.0, app.config["MAX_PER_ADDRESS"] / guard.MAX_CONNECTIONS)
-    # Signed with the classes' secret, which every process sharing them has: a badge given by
-    # one is good at all (and after a restart).
-    badges = Badges(load_secret(app), mint_burst=round(MINT_BURST * hall))
+    # Signed with the classes' secret, which every process sharing them has: a badge or a seat
+    # given by one is good at all (and after a restart).
+    secret = load_secret(app)
+    badges = Badges(secret, mint_burst=round(MINT_BURST * hall))
     app.extensions["knights_tour_badges"] = badges
+    seats = app.extensions["knights_tour_seats"] = Seats(secret)
     app.wsgi_app = app.extensions[door.GUARD] = guard.Guard(
         app.wsgi_app,
         max_connections=app.config["MAX_PER_ADDRESS"],
         handshakes=handshakes,
         max_websockets=app.config["MAX_WEBSOCKETS"],
         badges=badges,
+        seats=seats,
         pacing=Pacing(
             badges,
             addresses=Buckets(ADDRESS_RATE, round(ADDRESS_BURST * hall)),

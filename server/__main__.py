@@ -13,7 +13,11 @@ import socket
 import sys
 from urllib.parse import urlsplit
 
+from flask import Flask
+
+from .classes.passes import load_secret
 from .edge.guard import HANDSHAKE_BURST, MAX_CONNECTIONS
+from .edge.seats import Seats
 from .runs.pool import default_size
 
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
@@ -205,6 +209,12 @@ def gunicorn_command(args, open_files=WORKER_CONNECTIONS):
     ]
 
 
+def instructor_link(base):
+    """Return the link that gives a browser the server's instructor key (made with its secret)."""
+    # The app's own instance folder and secret, as create_app finds them.
+    return f"{base}/instructor/{Seats(load_secret(Flask('server'))).instructor_key()}"
+
+
 def main(argv=None):
     """Print the URL to open, then become the gunicorn server (same process, same signals)."""
     args = parse(argv)
@@ -213,6 +223,7 @@ def main(argv=None):
     public = join_url(args)
     also = f"; students open {public}/" if public and public != local else ""
     print(f"Knight's Tour Live: open {local}/ in a browser{also}", flush=True)
+    print(f"Instructors: open {instructor_link(public or local)} once to print students' seats", flush=True)
     capacity = websocket_capacity(open_files)
     if capacity < HALL:
         print(

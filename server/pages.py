@@ -23,6 +23,7 @@ from .classes.polls import MAX_SERIES
 from .classes.registry import classes
 from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from .classes.tournaments import MAX_NAME as MAX_NICKNAME
+from .edge import seats as seating
 from .edge.badges import COOKIE, MAX_AGE
 from .engine import ORDERINGS, example_graph
 from .replies import Refusal, told
@@ -51,7 +52,7 @@ QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only 
 # Turns of its address a request takes (edge/pacing.py): a QR code is drawn for any well-formed
 # code (about 7 ms, where a page takes 1), so it takes as many as eight pages.
 QR_TURNS = 8
-QR_PATH = re.compile(r"/class/[^/]+/qr\.svg")
+QR_PATH = re.compile(r"/class/[^/]+/qr\.svg|/roster/[^/]+")  # a sheet of seats (rosters.py) draws one a seat
 
 
 def turns(environ):
@@ -116,7 +117,13 @@ def page_context():
         "max_nickname": MAX_NICKNAME,
         "max_strip_side": MAX_STRIP_SIDE,
         "max_strip_budget": MAX_STRIP_BUDGET,
+        "max_roster": seating.MAX_ROSTER,
     }
+
+
+def seats():
+    """Return the app's seats (edge/seats.py)."""
+    return current_app.extensions["knights_tour_seats"]
 
 
 def badged(context):
@@ -128,16 +135,21 @@ def badged(context):
     # badge earned there would be work thrown away at every load.
     earn = badge is None and badges.of(request.environ) is None and context["embed"] is None
     context["limits"]["badgeProof"] = badges.asked() if earn else None
+    seat = seats().of(request.environ)
+    context["seat"] = seating.number(seat) if seat else None
+    context["instructor"] = context["embed"] is None and seats().is_instructor(request.environ)
     return with_badge(make_response(render_template("index.html", **context)), badge)
+
+
+def kept(response, name, value, max_age):
+    """Return response, having the browser keep a cookie for max_age seconds, out of its scripts' reach."""
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="Lax", secure=request.is_secure)
+    return response
 
 
 def with_badge(response, badge):
     """Return response, giving the browser badge (a cookie value) if there is one."""
-    if badge is not None:
-        response.set_cookie(
-            COOKIE, badge, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=request.is_secure
-        )
-    return response
+    return response if badge is None else kept(response, COOKIE, badge, MAX_AGE)
 
 
 @bp.post("/badge")
@@ -198,8 +210,7 @@ def vendored(package, name):
     return send_from_directory(VENDORED[package], name)
 
 
-@lru_cache(maxsize=512)
-def qr_svg(text):
+def draw_qr(text):
     """Return a QR code of text as an SVG that scales to any size."""
     # Medium error correction survives a projector's glare; the four-module quiet zone and the
     # white ground let a phone find the code on any background.
@@ -208,6 +219,9 @@ def qr_svg(text):
         out, kind="svg", border=4, dark="#000", light="#fff", omitsize=True, xmldecl=False, nl=False
     )
     return out.getvalue()
+
+
+qr_svg = lru_cache(maxsize=512)(draw_qr)  # a class's, which every presenter view asks for
 
 
 @bp.get("/class/<code>/qr.svg")

@@ -34,7 +34,7 @@ def refused(raw, url, **options):
     assert refusal.value.status_code == 429
 
 
-def test_a_page_with_a_seat_connects_while_its_address_has_spent_its_handshakes(serve, raw):
+def test_a_page_with_a_badge_connects_while_its_address_has_spent_its_handshakes(serve, raw):
     server = serve(SPENT)
     page = requests.get(server.url + "/", timeout=5)
     badge = page.cookies.get(COOKIE)
@@ -55,7 +55,7 @@ def test_a_page_with_a_seat_connects_while_its_address_has_spent_its_handshakes(
         refused(raw, server.url, cookie=f"{COOKIE}={forged}")
 
 
-def test_an_address_is_given_seats_up_to_its_budget_and_a_page_keeps_its_own(app):
+def test_an_address_is_given_badges_up_to_its_budget_and_a_page_keeps_its_own(app):
     app.extensions["knights_tour_badges"].minted = Buckets(0.0001, 3)
     browser = app.test_client()
     assert browser.get("/").headers.get("Set-Cookie", "").startswith(f"{COOKIE}=")

@@ -24,9 +24,11 @@ import requests
 from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
 from server.edge.badges import COOKIE, MINT_BURST, PROOF_BITS, find_proof
-from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE, WRITE_TIMEOUT
+from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE, SEAT_TAKEN, WRITE_TIMEOUT
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from server.edge.pacing import ADDRESS_BURST, ADDRESS_RATE
+from server.edge.seats import COOKIE as SEAT_COOKIE
+from server.edge.seats import PER_SEAT
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.runs.player import WINDOW
@@ -1022,6 +1024,65 @@ def test_a_script_holding_its_address_full_gives_way_to_a_page_with_a_badge(prod
         events, _ = finished(good, watch)
     print(f"  a script's 5 connections filled {source}: a badged page got in in {waited * 1000:.0f} ms,")
     print(f"  the script's newest closed for it; the good client got {events:,} exact events meanwhile")
+
+
+def instructor(server):
+    """Return an HTTP session given the instructor key, by the link the server printed for it."""
+    link = re.search(r"Instructors: open (\S+) once", server.log())
+    assert link, f"the server printed no instructor's link:\n{server.log()}"
+    session = requests.Session()
+    assert session.get(link[1], timeout=5).ok
+    return session
+
+
+def test_a_script_holding_its_address_on_many_badges_gives_way_to_the_students_seats(
+    production, connect, opened
+):
+    # The lock-out badges cannot prevent: a script whose every connection is a browser of its own
+    # that has asked something. Seats, which only the instructor hands out, get in regardless.
+    server = production("--max-per-address", "5")
+    with server:
+        warm_up(server)
+        watch = Watch(server)
+        good = Streaming(connect(server.url))
+        source = "127.0.0.4"
+        script = [
+            opened(Wire(server.port, source=source, headers=carrying(a_badge(server)))) for _ in range(5)
+        ]
+        for wire in script:
+            asks(wire)
+        newcomer = opened(Wire(server.port, source=source, headers=carrying(a_badge(server))))
+        assert newcomer.status == 429, "a badge of its own is not enough against this script"
+        teacher = instructor(server)
+        sheet = teacher.get(server.url + "/roster/new", params={"seats": 3}, timeout=10)
+        assert sheet.ok and sheet.text.count('class="seat-card"') == 3
+        links = teacher.get(sheet.url + "/seats.csv", timeout=5).text.splitlines()[1:]
+        student = requests.Session()
+        assert student.get(links[0].split(",")[1], timeout=5).ok  # the student opens their seat once
+        seat = [f"Cookie: {SEAT_COOKIE}={student.cookies[SEAT_COOKIE]}"]
+        start = time.monotonic()
+        pages = [opened(Wire(server.port, source=source, headers=seat)) for _ in range(PER_SEAT)]
+        assert [page.status for page in pages] == [101] * PER_SEAT, "the seat was kept out"
+        for page in pages:
+            asks(page)
+        waited = time.monotonic() - start
+        # None of the script's connections was closed for it: the seat took no one's place.
+        kept = {wire.address for wire in (*script, *pages)}
+        assert wait_for(lambda: {p for p in server.worker.peers() if p[0] == source} == kept, 5)
+        # One more of the same seat closes the seat's oldest, and nothing else.
+        more = opened(Wire(server.port, source=source, headers=seat))
+        assert more.status == 101
+        close = closing(pages[0].rest())
+        assert (close.close_code, close.payload[2:].decode()) == (POLICY_VIOLATION, SEAT_TAKEN)
+        # A seat forged (signed wrong) is no seat: the address is full for it.
+        forged = seat[0][:-3] + ("aaa" if not seat[0].endswith("aaa") else "bbb")
+        refused_ = opened(Wire(server.port, source=source, headers=[forged]))
+        assert refused_.status == 429 and refused_.until_closed().startswith(b"too many connections")
+        for wire in (*script, *pages, more):
+            wire.close()
+        events, _ = finished(good, watch)
+    print(f"  5 badged script connections filled {source}; a seat's {PER_SEAT} pages got in in")
+    print(f"  {waited * 1000:.0f} ms, closing nobody; the good client got {events:,} exact events meanwhile")
 
 
 def test_a_scripts_flood_closes_no_page_that_has_not_asked_anything_yet(production, connect, opened):

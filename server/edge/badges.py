@@ -62,6 +62,17 @@ def browser(environ):
     return address if badge is None else f"{address} {badge}"
 
 
+def cookie(environ, name):
+    """Return the value of a request's cookie, or "" (for none, or a header of bytes that are no text)."""
+    header = environ.get("HTTP_COOKIE", "")
+    if name not in header:
+        return ""
+    try:
+        return parse_cookie(header).get(name, "")
+    except UnicodeDecodeError:
+        return ""
+
+
 def given(badge):
     """Return the second (Unix time) a badge's id was given, or None for an id without one (an
     earned badge's, or one of the form before ids began with it)."""
@@ -88,13 +99,7 @@ class Badges:
 
     def of(self, environ):
         """Return the id of the valid badge a request carries, or None."""
-        header = environ.get("HTTP_COOKIE", "")
-        if COOKIE not in header:
-            return None
-        try:
-            value = parse_cookie(header).get(COOKIE, "")
-        except UnicodeDecodeError:  # a header of bytes that are no text: no badge in it
-            return None
+        value = cookie(environ, COOKIE)
         nonce = value.partition(".")[0]
         if not (value.isascii() and len(value) < 100 and nonce):
             return None

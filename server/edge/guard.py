@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from .badges import ENVIRON_KEY
 from .limits import Buckets
 from .pacing import BUSY, RETRY_AFTER
+from .seats import PER_SEAT
 
 # A whole class behind one school NAT shares an address: a lecture hall's worth of pages may
 # connect at once from one, and come back together after a restart.
@@ -20,24 +21,26 @@ MAX_BODY_BYTES = 64 * 1024  # no request has a body but a badge's proof; Engine.
 WRITE_TIMEOUT = 30
 MAX_WEBSOCKETS = 10_000  # open WebSocket connections in all (python -m server sets it from its file limit)
 FULL = "knights_tour.full"  # set in the environ of a connection the server has no room for
-SEAT = "knights_tour.seat"  # the environ's Seat of a WebSocket, which websocket.py fills in
+PLACE = "knights_tour.place"  # the environ's Place of a WebSocket, which websocket.py fills in
 MADE_ROOM = (
     "your network has too many connections open: this one, which never sent a request, made room for another"
 )
 HANDSHAKE_REFUSED = "too many new connections from your address"
 # A close frame's reason holds at most 123 bytes.
+SEAT_TAKEN = "this browser's seat is open in too many pages: this one, its oldest, made room for the newest"
 MADE_ROOM_SHARE = (
     "your network has too many connections open: this browser held the most, and made room for another"
 )
 
 
-class Seat:
+class Place:
     """A WebSocket from an address: the browser it is from (its badge; None for every connection
-    without one), whether it has sent a request (a page, not a socket merely held open), and how
-    to close it once it is open."""
+    without one), the seat it holds (seats.py), whether it has sent a request (a page, not a
+    socket merely held open), and how to close it once it is open."""
 
-    def __init__(self, browser=None):
+    def __init__(self, browser=None, seat=None):
         self.browser = browser
+        self.seat = seat
         self.proven = False
         self.close = None  # close(reason), set by the WebSocket once it is open
         self.evicted = False
@@ -89,14 +92,16 @@ class Guard:
         max_websockets=MAX_WEBSOCKETS,
         badges=None,
         pacing=None,
+        seats=None,
     ):
         self.app, self.path, self.max_connections, self.max_body = app, path, max_connections, max_body
         self.badges = badges  # a browser's own budget of handshakes, by its cookie: see badges.py
         self.pacing = pacing  # when the other requests are served: see pacing.py
+        self.seats = seats  # the students' own seats, which an address's limit does not hold back
         self.max_websockets = max_websockets
         # Buckets has a length: an empty table is falsy, so compare with None.
         self.handshakes = Buckets(HANDSHAKE_RATE, HANDSHAKE_BURST) if handshakes is None else handshakes
-        self.seats = defaultdict(list)  # address -> its open WebSocket connections' Seats, oldest first
+        self.places = defaultdict(list)  # address -> its open WebSocket connections' Places, oldest first
         self.total = 0  # open WebSocket connections from every address
         self._lock = threading.Lock()
 
@@ -123,19 +128,20 @@ class Guard:
         badged = self.badges is not None and self.badges.admits(environ)
         if not badged and self.handshakes.take(address, sink=False) < 0:
             return _answer(environ, start_response, "429 Too Many Requests", HANDSHAKE_REFUSED)
-        seat = environ[SEAT] = Seat(environ.get(ENVIRON_KEY))
+        seat = self.seats.held(environ) if self.seats is not None else None
+        place = environ[PLACE] = Place(environ.get(ENVIRON_KEY), seat)
         with self._lock:
-            room, evicted = self._make_room(address, seat.browser)
+            room, evicted = self._make_room(address, place)
             refused = not room
             if not refused:
-                self.seats[address].append(seat)
+                self.places[address].append(place)
                 self.total += 1
                 # A browser cannot read a refused handshake's answer: the connection goes on to
                 # Socket.IO, which refuses it with a sentence the page shows (connection.py).
                 if self.total > self.max_websockets:
                     environ[FULL] = self.max_websockets
-        if evicted is not None:
-            evicted.close(MADE_ROOM if not evicted.proven else MADE_ROOM_SHARE)  # outside the lock
+        if evicted is not None:  # outside the lock
+            evicted.close(SEAT_TAKEN if seat else MADE_ROOM if not evicted.proven else MADE_ROOM_SHARE)
         if refused:
             return _answer(
                 environ,
@@ -149,10 +155,10 @@ class Guard:
         finally:
             with self._lock:
                 self.total -= 1
-                seats = self.seats[address]
-                seats.remove(seat)
-                if not seats:
-                    del self.seats[address]
+                places = self.places[address]
+                places.remove(place)
+                if not places:
+                    del self.places[address]
 
     def _in_turn(self, environ, start_response, address):
         """Serve a request that is not Socket.IO's in its address's turn, or say the network is busy."""
@@ -187,28 +193,41 @@ class Guard:
     def open(self, address):
         """Return how many WebSockets an address holds open."""
         with self._lock:
-            return len(self.seats.get(address, ()))
+            return len(self.places.get(address, ()))
 
-    def _make_room(self, address, browser):
-        """Return whether an address may open one more WebSocket for browser, and the Seat to
-        close to make room for it, if any (the lock is held).
+    def _make_room(self, address, newcomer):
+        """Return whether an address may open one more WebSocket for a newcomer (a Place), and the
+        Place to close to make room for it, if any (the lock is held).
 
-        At its limit, room is made only at the expense of the browser holding the most (a badge;
-        a script's connections without one are one browser however many), while it holds more
-        than the newcomer's would: its oldest connection that never sent a request (a socket
+        A seat's connections are let in whatever their address holds, PER_SEAT at once: a newer
+        one takes the place of its seat's oldest. The others share the address's limit. At it,
+        room is made only at the expense of the browser holding the most (a badge; a script's
+        connections without one are one browser however many), while it holds more than the
+        newcomer's would: its oldest connection that never sent a request (a socket
         held open, not a page), else its newest. Else a newcomer may take the place of its own
         browser's oldest such socket. So a script's sockets cannot keep out a student's page, a
         script's flood cannot close a page that has not asked anything yet, and the
         longest-standing pages stay.
         """
-        seats = [seat for seat in self.seats.get(address, ()) if not seat.evicted]
-        if len(seats) < self.max_connections:
+        open_ = [place for place in self.places.get(address, ()) if not place.evicted]
+        if newcomer.seat is not None:
+            same = [place for place in open_ if place.seat == newcomer.seat]
+            if len(same) < PER_SEAT:
+                return True, None
+            oldest = next((place for place in same if place.close), None)
+            if oldest is None:  # its others are still shaking hands
+                return False, None
+            oldest.evicted = True
+            return True, oldest
+        places = [place for place in open_ if place.seat is None]
+        if len(places) < self.max_connections:
             return True, None
-        held = Counter(seat.browser for seat in seats)
+        browser = newcomer.browser
+        held = Counter(place.browser for place in places)
         most, count = held.most_common(1)[0]
         owner = most if count > held[browser] + 1 else browser
-        theirs = [seat for seat in seats if seat.browser == owner and seat.close]
-        idle = next((seat for seat in theirs if not seat.proven), None)
+        theirs = [place for place in places if place.browser == owner and place.close]
+        idle = next((place for place in theirs if not place.proven), None)
         if idle is None and owner != browser and theirs:
             idle = theirs[-1]
         if idle is None:

@@ -10,7 +10,7 @@ from wsproto.events import BytesMessage, TextMessage
 from wsproto.frame_protocol import CloseReason
 from wsproto.utilities import LocalProtocolError
 
-from .guard import SEAT
+from .guard import PLACE
 from .limits import FRAME_BURST, FRAME_RATE
 
 READER_JOIN = 1  # seconds an ended session waits for its reader, woken by the shutdown, to stop
@@ -30,7 +30,7 @@ class Socket(simple_websocket.Server):
         self.frame_rate, self.frame_burst = frame_rate, frame_burst
         self._frames, self._filled = float(frame_burst), time.monotonic()
         self._flooded = False
-        self.seat = environ.get(SEAT)  # see guard.py: marked once a request comes
+        self.place = environ.get(PLACE)  # see guard.py: marked once a request comes
         super().__init__(environ, **options)
 
     def send(self, data):
@@ -49,8 +49,8 @@ class Socket(simple_websocket.Server):
                 begun = event.data if self.incoming_message is None else self.incoming_message
                 kind = begun[:2] if isinstance(begun, str) else bytes(begun[:2]).decode("latin-1")
                 if kind.startswith("4"):
-                    if self.seat is not None and kind == "42":
-                        self.seat.proven = True  # a Socket.IO event: a page's request
+                    if self.place is not None and kind == "42":
+                        self.place.proven = True  # a Socket.IO event: a page's request
                     yield event  # a whole message: a request, counted as one (or an acknowledgement)
                     continue
             if isinstance(event, (TextMessage, BytesMessage)) and not event.frame_finished:
@@ -135,8 +135,8 @@ def bounded(base, max_bytes, timeout):
             environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)
             self.ws = Socket(environ, max_message_size=max_bytes, **self.server_args)
             self.ws.sock.settimeout(timeout)
-            if self.ws.seat is not None:
-                self.ws.seat.close = self.ws.drop
+            if self.ws.place is not None:
+                self.ws.place.close = self.ws.drop
             try:
                 answer = self.app(self)
             finally:

@@ -147,8 +147,12 @@ def test_the_template_marks_known_ids_with_their_english(loaded):
     assert wrong == [], "the template's English differs from en.js (or names an unknown id)"
 
 
-def test_every_id_in_the_scripts_is_known_and_every_id_is_used(loaded):
+def test_every_id_in_the_scripts_is_known_and_every_id_is_used(loaded, site):
     en, _ = catalogs(loaded)
+    # The page as an instructor's browser with a seat sees it: with the words of both.
+    seats = site.app.extensions["knights_tour_seats"]
+    key, seat = seats.instructor_key(), seats.seats(seats.roster(1))[0]
+    loaded.evaluate(f"async () => {{ await fetch('/instructor/{key}'); await fetch('/seat/{seat}'); }}")
     scripts = [path for path in SCRIPTS.rglob("*.js") if "words" not in path.parts]
     sources = {path: path.read_text(encoding="utf-8") for path in scripts}
     named = {id: path.name for path, source in sources.items() for id in ID_LITERAL.findall(source)}

@@ -1,0 +1,67 @@
+"""Students' seats in Chromium: the instructor prints a sheet, a student opens their seat once, and
+their page gets into the class while a script holds every other connection their network may have."""
+
+import re
+
+import pytest
+import websocket
+from playwright.sync_api import expect
+
+from server.edge.seats import COOKIE
+from tests.support.page import artifact
+from tests.support.waiting import wait_for
+
+
+@pytest.fixture
+def site(serve):
+    """Serve an app whose addresses hold four connections each."""
+    return serve({"MAX_PER_ADDRESS": 4})
+
+
+def fill(site, raw):
+    """Open connections from the page's address, each asking something, until it refuses one; return them."""
+    held = []
+    while True:
+        try:
+            client = raw(site.url)
+        except websocket.WebSocketBadStatusException as refusal:
+            assert refusal.status_code == 429
+            return held
+        client.emit(1, "pause")
+        assert wait_for(lambda c=client: 1 in c.answers(), 5)
+        held.append(client)
+
+
+def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(site, open_page, raw):
+    key = site.app.extensions["knights_tour_seats"].instructor_key()
+    teacher = open_page(f"/instructor/{key}", viewport={"width": 1366, "height": 768})
+    teacher.get_by_text("Students' seats").click()
+    teacher.get_by_label("Seats", exact=True).fill("6")
+    with teacher.context.expect_page() as opened:
+        teacher.get_by_role("button", name="Make a sheet").click()
+    sheet = opened.value
+    sheet.wait_for_load_state()
+    expect(sheet.locator(".seat-card")).to_have_count(6)
+    expect(sheet.locator(".seat-card svg")).to_have_count(6)
+    sheet.screenshot(path=artifact("seats_sheet.png"), full_page=True)
+    link = sheet.locator(".seat-link").first.inner_text()
+    assert re.fullmatch(rf"{re.escape(site.url)}/seat/\S+", link)
+    teacher.get_by_role("button", name="Start a class").click()
+    expect(teacher.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
+    code = teacher.locator("#lead-code").inner_text()
+    held = fill(site, raw)
+    assert held, "the address had no room left even for the script"
+    # The student opens their seat's link (a QR code on the sheet) on their phone, and joins.
+    student = open_page(link.removeprefix(site.url), viewport={"width": 390, "height": 844})
+    seats = [cookie for cookie in student.context.cookies() if cookie["name"] == COOKIE]
+    assert len(seats) == 1 and seats[0]["httpOnly"], "the browser kept no seat"
+    expect(student.locator(".seat-note strong")).to_have_text("1")
+    student.get_by_label("Join a class with its code").fill(code)
+    student.get_by_role("button", name="Join", exact=True).click()
+    expect(student.get_by_role("status")).to_contain_text(f"Following class {code}")
+    teacher.get_by_role("button", name="Step", exact=True).click()
+    student.wait_for_function("() => knightsTour.model.events === 1")
+    student.screenshot(path=artifact("seats_student_phone.png"), full_page=True)
+    # The script's connections are all still there: the seat took nobody's place.
+    assert all(client.alive for client in held)
+    teacher.get_by_role("button", name="End class").click()
