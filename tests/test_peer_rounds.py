@@ -67,6 +67,7 @@ def test_the_shift_counts_each_voter_present_in_both_rounds_by_pair_of_squares()
     assert first == {
         "answered": 4,
         "late": 1,
+        "seated": 0,
         "counts": [[3, 1], [4, 1], [7, 2]],
         "right": 2,
         "sure": {"right": sure(1, 1, 0), "wrong": sure(1, 0, 1)},
@@ -74,6 +75,7 @@ def test_the_shift_counts_each_voter_present_in_both_rounds_by_pair_of_squares()
     assert second == {
         "answered": 5,
         "late": 1,
+        "seated": 0,
         "counts": [[3, 1], [7, 4]],
         "right": 4,
         "sure": {"right": sure(2, 1, 1), "wrong": sure(1, 0, 0)},

@@ -155,9 +155,12 @@ def test_a_question_pauses_the_run_and_its_reveal_plays_the_move_for_everyone(pe
         "counts": sorted([[right, 2], [wrong, 1]]),
         "answered": 3,
         "late": 0,
+        "seated": 0,
         "present": 3,
         "right": 2,
-        "rounds": [{"answered": 3, "late": 0, "counts": sorted([[right, 2], [wrong, 1]]), "right": 2}],
+        "rounds": [
+            {"answered": 3, "late": 0, "seated": 0, "counts": sorted([[right, 2], [wrong, 1]]), "right": 2}
+        ],
         "turnable": True,  # asked as the knight arrived: it can be asked again turned
     }
     assert revealed == {"ok": True, "result": result}

@@ -152,3 +152,25 @@ def test_a_seat_connects_over_a_real_socket_while_its_address_is_full(serve, raw
     assert teacher.alive and held.alive
     with pytest.raises(websocket.WebSocketBadStatusException):
         raw(server.url, cookie=f"{INSTRUCTOR_COOKIE}=not-the-key")
+
+
+def test_a_seat_answers_each_question_once_on_any_device_and_the_result_counts_seats(live_server, connect):
+    seats = live_server.app.extensions["knights_tour_seats"]
+    seat = {"Cookie": f"{COOKIE}={seats.seats(seats.roster(1))[0]}"}
+    teacher = connect(live_server.url)
+    phone, laptop = connect(live_server.url, headers=seat), connect(live_server.url, headers=seat)
+    other = connect(live_server.url)
+    code = teacher.call("class_open")["code"]
+    voters = [student.call("class_join", {"code": code})["voter"] for student in (phone, laptop, other)]
+    assert voters[0] == voters[1] != voters[2], "a seat is one student, on whatever device"
+    teacher.call("start", {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 1, "paused": True})
+    assert teacher.call("step") == {"ok": True}
+    poll = teacher.call("poll_open")["poll"]
+    assert phone.call("poll_answer", {"id": poll["id"], "square": 7})["ok"]
+    taken = laptop.call("poll_answer", {"id": poll["id"], "square": 11})
+    assert taken["ok"] is False and taken["code"] == "question.answered"
+    assert other.call("poll_answer", {"id": poll["id"], "square": 11})["ok"]
+    result = teacher.call("poll_reveal", {"id": poll["id"]})["result"]
+    assert (result["answered"], result["late"], result["seated"]) == (2, 0, 1)
+    assert result["rounds"][0]["seated"] == 1
+    teacher.call("class_end")

@@ -224,7 +224,8 @@ def on_class_join(data=None):
 
     With the ticket of its last join, a page whose class is not open (the server restarted)
     waits for it: it is welcomed when its instructor's page opens the class again. With the
-    voter's pass of its last join, a page answers questions as the same student.
+    voter's pass of its last join, a page answers questions as the same student; a browser with a
+    seat (edge/seats.py), as its seat.
     """
     if not isinstance(data, dict) or "code" not in data:
         raise ValueError("'class_join' needs an object with the class's code")
@@ -236,7 +237,9 @@ def on_class_join(data=None):
     )
     # A code that names a class, or one its ticket proves: a code to sign.
     code = klass.code if klass is not None else code
-    voter = data.get("voter")
+    seat = current_app.extensions["knights_tour_seats"].of(request.environ)
+    # A browser with a seat answers as its seat, whatever pass its page kept.
+    voter = registry.passes.seated_voter(code, seat) if seat else data.get("voter")
     voter_id = registry.passes.votes(code, voter)
     if voter_id is None:  # none, or another class's: no error, the page is given a new one
         voter = registry.passes.voter(code)

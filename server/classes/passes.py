@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 SECRET_FILE = "class-secret"  # in the app's instance folder, made on first use
+SEATED = "seat-"  # how a seat's voter id begins: no time in it, so it is issued at 0, never late
 
 
 def load_secret(app):
@@ -70,6 +71,16 @@ class Passes:
     def voter(self, code, now=time.time):
         """Return a new voter's pass of a class: one student's, to answer each question once."""
         return self._sign("vote", code, f"{int(now() * 1000):x}-{secrets.token_urlsafe(9)}")
+
+    def seated_voter(self, code, seat):
+        """Return the voter's pass of a class for a browser holding a seat (edge/seats.py): the
+        same for each of its joins, so that a seat answers each question once, and never late."""
+        return self._sign("vote", code, f"{SEATED}{seat}")
+
+    @staticmethod
+    def seated(voter_id):
+        """Tell whether a voter id is a seat's."""
+        return voter_id.startswith(SEATED)
 
     @staticmethod
     def issued(voter_id):

@@ -239,10 +239,19 @@ class Poll:
         return {"seconds": seconds, "left": round(left, 1)}
 
     def count(self):
-        """Return how many have answered the round open: those present when it was asked, those who
-        joined later, and how many students followed the class when it was asked."""
-        answered = len(self.counted(self.answers))
-        return {"answered": answered, "late": len(self.answers) - answered, "present": self.present}
+        """Return how many have answered the round open: those present when it was asked (and of
+        them, seats), those who joined later, and how many students followed the class when it was asked."""
+        return {**self._tallied(self.answers), "present": self.present}
+
+    def _tallied(self, answers):
+        """Return how many of a round's answers count, how many are late, and how many of those
+        that count are students' seats' (which no script's are)."""
+        counted = self.counted(answers)
+        return {
+            "answered": len(counted),
+            "late": len(answers) - len(counted),
+            "seated": sum(map(Passes.seated, counted)),
+        }
 
     def _side(self, square):
         return "right" if square == self.answer else "wrong"
@@ -252,8 +261,7 @@ class Poll:
         counted = self.counted(answers)
         counts = Counter(square for square, _ in counted.values())
         tally = {
-            "answered": len(counted),
-            "late": len(answers) - len(counted),
+            **self._tallied(answers),
             "counts": [[square, n] for square, n in sorted(counts.items())],
             "right": counts[self.answer],
         }
@@ -285,7 +293,7 @@ class Poll:
             "present": self.present,
             "answer": self.answer,
             "kind": self.kind,
-            **{key: last[key] for key in ("answered", "late", "counts", "right")},
+            **{key: last[key] for key in ("answered", "late", "seated", "counts", "right")},
             "rounds": rounds,
         }
         if len(self.rounds) == 2:

@@ -11,18 +11,19 @@ import { download } from "./share.js";
 // ends} (ends on performance.now()'s clock), or null; apart: whether it is counted
 // apart (the page joined after the question was asked); answered: how many of the
 // students following when it was asked (present, null if not known) have answered it, and late:
-// how many who joined after (not counted), both the instructor's count; result: the last question
+// how many who joined after (not counted), and seated: how many of those answered from students'
+// seats (see the server's edge/seats.py), all the instructor's count; result: the last question
 // revealed; history: every result this page saw, each with the student's own answer (mine);
 // note: the last refusal.
-const NO_COUNT = { answered: 0, late: 0, present: null };
+const NO_COUNT = { answered: 0, late: 0, seated: 0, present: null };
 export const NO_POLL = { open: null, mine: null, first: null, sure: null, timer: null, apart: false, ...NO_COUNT,
   result: null, history: [], note: null };
 
 /** Return the whole seconds a soft timer has left now (0 once it has run out). */
 export const secondsLeft = (timer, now = performance.now()) => Math.max(0, Math.ceil((timer.ends - now) / 1000));
 
-/** Return the counts of an answer, news or result: answered, late, present. */
-const countOf = ({ answered = 0, late = 0, present = null }) => ({ answered, late, present });
+/** Return the counts of an answer, news or result: answered, late, seated, present. */
+const countOf = ({ answered = 0, late = 0, seated = 0, present = null }) => ({ answered, late, seated, present });
 
 /** The words that say how a question asked again turned turns the board. */
 export const TURNED = { mirror: "poll.turnedMirror", rotate: "poll.turnedRotate" };
@@ -68,7 +69,7 @@ const SURE = ["sure", "unsure", "unsaid"];
  * the first round's, the shift and how sure, for two rounds). name(square) names squares. */
 export function resultsCsv(history, name) {
   const rows = [["question", "series", "in_series", "of", "event", "from", "answer", "move", "present", "answered",
-    "right", "share_right", "late", "answers", "rounds", "round1_answered", "round1_right", "round1_share_right",
+    "right", "share_right", "late", "seated", "answers", "rounds", "round1_answered", "round1_right", "round1_share_right",
     "right_to_right", "wrong_to_right", "right_to_wrong", "wrong_to_wrong",
     ...["right", "wrong"].flatMap((side) => SURE.map((said) => `${said}_${side}`)), "moved", "turned_from", "turn"]];
   const share = ({ answered, right }) => (answered ? (right / answered).toFixed(3) : "");
@@ -77,7 +78,7 @@ export function resultsCsv(history, name) {
     const first = roundOf(r, 0), two = twoRounds(r), sure = roundOf(r, -1).sure;
     const moved = two ? ["right_right", "wrong_right", "right_wrong", "wrong_wrong"].map((key) => r.moved[key]) : ["", "", "", ""];
     rows.push([r.id, r.series, r.index, r.of, r.at, name(r.square), name(r.answer), r.kind, r.present ?? "",
-      r.answered, r.right, share(r), r.late ?? 0, tally, r.rounds?.length ?? 1,
+      r.answered, r.right, share(r), r.late ?? 0, r.seated ?? 0, tally, r.rounds?.length ?? 1,
       ...(two ? [first.answered, first.right, share(first)] : ["", "", ""]), ...moved,
       ...["right", "wrong"].flatMap((side) => SURE.map((said) => sure?.[side][said] ?? "")),
       moves(r).map(([from, to, n]) => `${name(from)}>${name(to)}:${n}`).join(" "),
@@ -195,7 +196,7 @@ export function createPolls(store, runs, live) {
     if (open?.id !== id || open.stage === stage) return;
     const patch = { open: { ...open, stage, round } };
     if (stage === "discuss") Object.assign(patch, { first: mine, mine: null, apart: false });
-    else Object.assign(patch, { mine: null, sure: null, apart: false, answered: 0, late: 0 });
+    else Object.assign(patch, { mine: null, sure: null, apart: false, ...NO_COUNT, present: state().poll.present });
     store.update({ poll: patch });
   }
 

@@ -8,7 +8,8 @@ import websocket
 from playwright.sync_api import expect
 
 from server.edge.seats import COOKIE
-from tests.support.page import artifact
+from tests.support.page import artifact, click_square
+from tests.support.questions import free_squares
 from tests.support.waiting import wait_for
 
 
@@ -46,6 +47,7 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     sheet.screenshot(path=artifact("seats_sheet.png"), full_page=True)
     link = sheet.locator(".seat-link").first.inner_text()
     assert re.fullmatch(rf"{re.escape(site.url)}/seat/\S+", link)
+    teacher.goto(site.url + "/?rows=5&cols=5&start=a5&order=naive&speed=1")  # the same browser, the key kept
     teacher.get_by_role("button", name="Start a class").click()
     expect(teacher.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     code = teacher.locator("#lead-code").inner_text()
@@ -64,4 +66,14 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     student.screenshot(path=artifact("seats_student_phone.png"), full_page=True)
     # The script's connections are all still there: the seat took nobody's place.
     assert all(client.alive for client in held)
+    # The student's answer counts as a seat's: the instructor's count says so.
+    teacher.get_by_role("button", name="Ask the class").click()
+    expect(student.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+    square = next(s for s in free_squares(student) if s != 0)
+    click_square(student, square // 5, square % 5)
+    expect(teacher.locator("#poll-text")).to_have_text(
+        "Question 1 of 1: 1 answer so far. Students following when it was asked: 1. "
+        "1 answer came from a student's seat."
+    )
+    teacher.screenshot(path=artifact("seats_teacher_count.png"))
     teacher.get_by_role("button", name="End class").click()

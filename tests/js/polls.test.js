@@ -17,7 +17,7 @@ const said = (yes, no, unsaid) => ({ sure: yes, unsure: no, unsaid });
 const ONE = { id: 1, series: 1, index: 1, of: 1, at: 3, square: 2, answer: 7, kind: "visit", present: 5, answered: 4,
   right: 1, late: 1, counts: [[3, 3], [7, 1]], rounds: [round(4, 1, [[3, 3], [7, 1]])] };
 const TWO = { id: 2, series: 2, index: 1, of: 1, at: 4, square: 7, answer: 9, kind: "visit", present: 5, answered: 5,
-  right: 4, late: 0, counts: [[1, 1], [9, 4]],
+  right: 4, late: 0, seated: 3, counts: [[1, 1], [9, 4]],
   rounds: [round(4, 1, [[1, 2], [3, 1], [9, 1]], said(1, 0, 0)), round(5, 4, [[1, 1], [9, 4]],
     { right: said(3, 1, 0), wrong: said(0, 1, 0) })],
   shift: [[1, 1, 1], [1, 9, 1], [3, 9, 1], [9, 9, 1]],
@@ -45,6 +45,7 @@ test("the CSV has a row a question, with both rounds, the moves and how sure for
       .map((name) => row(one)[name]), ["1", "4", "1", "0.250", "", "", "", ""]);
   const second = row(two);
   assert.deepEqual([second.rounds, second.answered, second.right, second.share_right], ["2", "5", "4", "0.800"]);
+  assert.deepEqual([row(one).seated, second.seated], ["0", "3"], "answers from students' seats");
   assert.deepEqual([second.round1_answered, second.round1_right, second.round1_share_right], ["4", "1", "0.250"]);
   assert.deepEqual([second.wrong_to_right, second.right_to_wrong, second.right_to_right, second.wrong_to_wrong],
     ["2", "0", "1", "1"]);

@@ -12,12 +12,14 @@ const SHIFT_ROWS = 8; // the moves the projector lists, most students first
 
 /** Return the poll view. */
 export function createPollView(els) {
-  // The instructor's count says against how many students it stands, and flags answers from
-  // pages that joined after the question was asked (a script speaking for many): not counted.
-  function counts({ present, late }) {
+  // The instructor's count says against how many students it stands, how many answered from
+  // students' seats (which no script can have), and flags answers from pages that joined after
+  // the question was asked (a script speaking for many): not counted.
+  function counts({ present, late, seated }) {
     const gap = t("sentence.gap");
-    const of = present === null || present === undefined ? "" : gap + t("poll.present", { present });
-    return late ? of + gap + t("poll.late", { n: late }) : of;
+    let said = present === null || present === undefined ? "" : gap + t("poll.present", { present });
+    if (seated) said += gap + t("poll.seated", { n: seated });
+    return late ? said + gap + t("poll.late", { n: late }) : said;
   }
 
   const COUNTING = { first: "poll.countingFirst", second: "poll.countingSecond" };

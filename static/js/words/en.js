@@ -489,6 +489,7 @@ export const EN = {
   "poll.counting": {one: "Question {index} of {of}: {n} answer so far.", other: "Question {index} of {of}: {n} answers so far."},
   "poll.share": {one: "{share}% had it right ({right} of {n} answer).", other: "{share}% had it right ({right} of {n} answers)."},
   "poll.present": "Students following when it was asked: {present}.",
+  "poll.seated": {one: "{n} answer came from a student's seat.", other: "{n} answers came from students' seats."},
   "poll.late": {one: "{n} answer from a page that joined after the question was asked is not counted.", other: "{n} answers from pages that joined after the question was asked are not counted."},
   "poll.tap": "Where does the knight go next? Tap its square (or the square it backs up to).",
   "poll.waiting": "Your answer: {square}. Waiting for the reveal…",

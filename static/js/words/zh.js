@@ -489,6 +489,7 @@ export const ZH = {
   "poll.counting": { one: "第 {index} 题，共 {of} 题：已有 {n} 人回答。", other: "第 {index} 题，共 {of} 题：已有 {n} 人回答。" },
   "poll.share": { one: "{share}% 答对（{n} 人中 {right} 人）。", other: "{share}% 答对（{n} 人中 {right} 人）。" },
   "poll.present": "提问时在场的学生：{present} 人。",
+  "poll.seated": { one: "其中 {n} 个答案来自学生座位。", other: "其中 {n} 个答案来自学生座位。" },
   "poll.late": { one: "{n} 个答案来自提问之后才加入的页面，不计入。", other: "{n} 个答案来自提问之后才加入的页面，不计入。" },
   "poll.tap": "马下一步走到哪里？点它的格子（或它退回的格子）。",
   "poll.waiting": "你的答案：{square}。等待揭晓…",
