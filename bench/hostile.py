@@ -77,7 +77,7 @@ class HostileHall(Hall):
             sizes = self.prankster("scale", by=args.scale)
             if "squat" in args.attacks:
                 self.prankster("stock", n=sizes["squat"])  # its badges, taken before the class comes
-            self.instructor_link, self.seat_links = self.seat_sheet(len(args.attacks) + 3)
+            self.instructor, self.seats = self.seat_sheet(len(args.attacks) + 3)
             wanted = [(main, ["instructor", *solos]), (self.loads["followers"], followers)]
             self.check_acks("connect", self.connect_in_waves(wanted)[0])
             opened = main("call", names=["instructor"], event="class_open")["instructor"]
@@ -114,17 +114,25 @@ class HostileHall(Hall):
         return self.server.url + parts.path + (f"?{parts.query}" if parts.query else "")
 
     def seat_sheet(self, size):
-        """Return the instructor's link (which python -m server prints), and a sheet of size seats' links."""
-        printed = re.search(r"Instructors: open (\S+) once", self.server.log_text())
+        """Give a browser the instructor key (python -m server prints it), make a sheet of size
+        seats, and take each in a browser of its own; return each browser's cookies, the
+        instructor's and the seats'."""
+        printed = re.search(r"Instructors: .* enter the key (\S+)", self.server.log_text())
         if printed is None:
-            raise SystemExit("the server printed no instructor's link")
-        instructor = self.here(printed[1])
+            raise SystemExit("the server printed no instructor's key")
+        url = self.server.url
         with requests.Session() as teacher:
-            teacher.get(instructor, timeout=10).raise_for_status()
-            sheet = teacher.get(self.server.url + "/roster/new", params={"seats": size}, timeout=30)
-            sheet.raise_for_status()
-            rows = csv.reader(teacher.get(sheet.url + "/seats.csv", timeout=10).text.splitlines()[1:])
-            return instructor, [self.here(link) for _, link in rows]
+            teacher.post(url + "/instructor", data={"key": printed[1]}, timeout=10).raise_for_status()
+            # The CSV alone: the sheet would draw a QR code a seat.
+            made = teacher.get(url + "/roster/new", params={"seats": size}, allow_redirects=False, timeout=10)
+            listed = teacher.get(url + made.headers["Location"] + "/seats.csv", timeout=10)
+            listed.raise_for_status()
+            seats = []
+            for _, link in csv.reader(listed.text.splitlines()[1:]):
+                with requests.Session() as student:
+                    student.post(self.here(link), timeout=10).raise_for_status()
+                    seats.append(student.cookies.get_dict())
+            return teacher.cookies.get_dict(), seats
 
     def attack(self, main, name, attacks):
         """Run a phase with these attacks going on: measure the class, then try newcomers."""
@@ -137,14 +145,14 @@ class HostileHall(Hall):
         self.rows.append((name, probes, counts))
         time.sleep(self.args.settle)
 
-    def timed(self, main, name, event, data, opened=None):
-        """Connect a new client (whose browser opened the link opened once before) and send it one
+    def timed(self, main, name, event, data, cookies=None):
+        """Connect a new client (whose browser kept cookies from an earlier visit) and send it one
         request; return (seconds, its answer)."""
         began = time.monotonic()
         # A newcomer is a browser: it loads the page (and is given a badge, or earns one, in Python
         # here, where a page takes a few times as long: see docs/benchmarks.md) before it connects.
         connected = main(
-            "connect", names=[name], browser=browsers([name]), pages=True, opened={name: opened}
+            "connect", names=[name], browser=browsers([name]), pages=True, cookies={name: cookies}
         )[name]
         if not connected.get("ok"):
             return time.monotonic() - began, connected
@@ -158,7 +166,7 @@ class HostileHall(Hall):
         typed = self.timed(main, f"t{n}", "class_join", {"code": self.code})
         link = self.timed(main, f"l{n}", "class_join", {"code": self.code, "ticket": self.ticket})
         claim = self.timed(
-            main, f"c{n}", "class_claim", {"code": self.code, "token": self.token}, self.instructor_link
+            main, f"c{n}", "class_claim", {"code": self.code, "token": self.token}, self.instructor
         )
         back = main(
             "call", names=["instructor"], event="class_claim", data={"code": self.code, "token": self.token}
@@ -166,7 +174,7 @@ class HostileHall(Hall):
         if not back["instructor"].get("ok"):
             self.problems.append(f"the instructor could not claim its class back: {back['instructor']}")
         ticket = {"code": self.code, "ticket": self.ticket}
-        seated = self.timed(main, f"p{n}", "class_join", ticket, self.seat_links[n - 1])
+        seated = self.timed(main, f"p{n}", "class_join", ticket, self.seats[n - 1])
         return {"typed": typed, "link": link, "claim": claim, "seated": seated}
 
     def voting(self, main, followers):

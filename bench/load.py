@@ -95,28 +95,26 @@ def difference(seen, expected):
 class Peer(AsyncRecordingClient):
     """One named client of a load process."""
 
-    def __init__(self, name, url, deflate=False, page=False, opened=None):
+    def __init__(self, name, url, deflate=False, page=False, cookies=None):
         super().__init__(url, deflate=deflate)
         self.name = name
         self.page = page  # loads the page first, as a browser does, and connects with its cookies
-        self.opened = opened  # a link its browser opened once before (a seat's), whose cookie it keeps
+        self.cookies = cookies or {}  # what its browser kept from an earlier visit (a seat, say)
         self.connect_s = None
 
     async def connect(self, wait_timeout=30):
         """Connect, timing how long it takes (with the page's load, if it loads it)."""
+        began = time.monotonic()
         headers = None
         if self.page:
             # A jar that keeps cookies of an address, as a browser does (aiohttp's keeps only a name's).
-            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as session:
-                if self.opened:
-                    async with session.get(self.opened, allow_redirects=False):
-                        pass
-                began = time.monotonic()  # the link was opened in another lecture: not timed
+            jar = aiohttp.CookieJar(unsafe=True)
+            async with aiohttp.ClientSession(cookie_jar=jar, cookies=self.cookies) as session:
                 await page_badge(session, self.url)
-                cookies = session.cookie_jar.filter_cookies(self.url)
-            headers = {"Cookie": "; ".join(f"{k}={v.value}" for k, v in cookies.items())} or None
-        else:
-            began = time.monotonic()
+                kept = "; ".join(
+                    f"{k}={v.value}" for k, v in session.cookie_jar.filter_cookies(self.url).items()
+                )
+            headers = {"Cookie": kept} if kept else None
         await super().connect(wait_timeout, headers)
         self.connect_s = time.monotonic() - began
 
@@ -243,16 +241,16 @@ class LoadProcess:
 
         return dict(await asyncio.gather(*(one(name) for name in names)))
 
-    async def do_connect(self, names, browser=None, pages=False, opened=None):
+    async def do_connect(self, names, browser=None, pages=False, cookies=None):
         """Create and connect the named peers; return how long each took.
 
         Those in browser offer permessage-deflate as Chromium does; the others do if the
         process's deflate says so. With pages, each loads the page first, as a browser does,
-        having opened its link in opened (name -> a seat's link) once before.
+        with the cookies its browser kept (cookies: name -> {cookie: value}).
         """
-        browser, opened = set(browser or ()), opened or {}
+        browser, cookies = set(browser or ()), cookies or {}
         for name in names:
-            self.peers[name] = Peer(name, self.url, self.deflate or name in browser, pages, opened.get(name))
+            self.peers[name] = Peer(name, self.url, self.deflate or name in browser, pages, cookies.get(name))
 
         async def connect(peer):
             await peer.connect()

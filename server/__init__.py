@@ -3,7 +3,7 @@
 from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import connection, message_queue, pages, rosters
+from . import connection, message_queue, pages
 from .classes import events as class_events
 from .classes import poll_events, seams, sharing, tournament_events
 from .classes import registry as classes
@@ -12,8 +12,9 @@ from .edge import door, farewell, guard, headers, intake, websocket
 from .edge.badges import MINT_BURST, Badges
 from .edge.limits import BURST, MAX_MESSAGE_BYTES, RATE, Buckets
 from .edge.pacing import ADDRESS_BURST, ADDRESS_RATE, FILE_BURST, FILE_RATE, Pacing
-from .edge.seats import Seats
+from .edge.seats import KEY_FILE, Seats, new_key
 from .extension import socketio
+from .pages import rosters
 from .runs import events as run_events
 from .runs import registry as runs
 from .runs import strips
@@ -92,12 +93,15 @@ def create_app(config=None):
     # An address given room for a larger hall than the default's is given as many more badges,
     # page loads and files at once.
     hall = max(1.0, app.config["MAX_PER_ADDRESS"] / guard.MAX_CONNECTIONS)
-    # Signed with the classes' secret, which every process sharing them has: a badge or a seat
-    # given by one is good at all (and after a restart).
+    # Signed with the classes' secret, which every process sharing them has: a badge given by
+    # one is good at all (and after a restart). Seats are signed with the instructor key, which
+    # every process has too (see edge/seats.py).
     secret = load_secret(app)
     badges = Badges(secret, mint_burst=round(MINT_BURST * hall))
     app.extensions["knights_tour_badges"] = badges
-    seats = app.extensions["knights_tour_seats"] = Seats(secret)
+    seats = app.extensions["knights_tour_seats"] = Seats(
+        load_secret(app, "INSTRUCTOR_KEY", KEY_FILE, new_key)
+    )
     app.wsgi_app = app.extensions[door.GUARD] = guard.Guard(
         app.wsgi_app,
         max_connections=app.config["MAX_PER_ADDRESS"],

@@ -17,7 +17,7 @@ from flask import Flask
 
 from .classes.passes import load_secret
 from .edge.guard import HANDSHAKE_BURST, MAX_CONNECTIONS
-from .edge.seats import Seats
+from .edge.seats import KEY_FILE, new_key
 from .runs.pool import default_size
 
 PING_INTERVAL, PING_TIMEOUT = 25, 20  # seconds; a silent page is closed within their sum
@@ -209,10 +209,9 @@ def gunicorn_command(args, open_files=WORKER_CONNECTIONS):
     ]
 
 
-def instructor_link(base):
-    """Return the link that gives a browser the server's instructor key (made with its secret)."""
-    # The app's own instance folder and secret, as create_app finds them.
-    return f"{base}/instructor/{Seats(load_secret(Flask('server'))).instructor_key()}"
+def instructor_key():
+    """Return the server's instructor key, as the app finds it in its instance folder (made if missing)."""
+    return load_secret(Flask("server"), "INSTRUCTOR_KEY", KEY_FILE, new_key).decode()
 
 
 def main(argv=None):
@@ -223,7 +222,11 @@ def main(argv=None):
     public = join_url(args)
     also = f"; students open {public}/" if public and public != local else ""
     print(f"Knight's Tour Live: open {local}/ in a browser{also}", flush=True)
-    print(f"Instructors: open {instructor_link(public or local)} once to print students' seats", flush=True)
+    print(
+        f"Instructors: to print students' seats, open {public or local}/instructor once and enter the key "
+        f"{instructor_key()}",
+        flush=True,
+    )
     capacity = websocket_capacity(open_files)
     if capacity < HALL:
         print(

@@ -106,12 +106,19 @@ def test_main_prints_where_to_open_and_where_students_join(monkeypatch, capsys):
     monkeypatch.setattr(cli, "lan_address", lambda probe=None: LAN)
     replaced = []
     monkeypatch.setattr(cli.os, "execv", lambda path, argv: replaced.append(argv))
+    monkeypatch.setattr(cli, "instructor_key", lambda: "KEY")
     cli.main(["--host", "0.0.0.0", "--port", "8000"])
     assert capsys.readouterr().out == (
         f"Knight's Tour Live: open http://127.0.0.1:8000/ in a browser; students open http://{LAN}:8000/\n"
+        f"Instructors: to print students' seats, open http://{LAN}:8000/instructor once and enter the key"
+        " KEY\n"
     )
     cli.main(["--host", "::1"])
-    assert capsys.readouterr().out == "Knight's Tour Live: open http://[::1]:5000/ in a browser\n"
+    assert capsys.readouterr().out == (
+        "Knight's Tour Live: open http://[::1]:5000/ in a browser\n"
+        "Instructors: to print students' seats, open http://[::1]:5000/instructor once and enter the key"
+        " KEY\n"
+    )
     assert len(replaced) == 2 and replaced[0][1:3] == ["-m", "gunicorn"]
 
 

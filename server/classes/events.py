@@ -11,6 +11,7 @@ from ..replies import Refusal, answered
 from ..runs.registry import runs
 from .directory import Unavailable
 from .mirror import check_view
+from .passes import Passes
 from .registry import classes, directory, guesses
 from .sessions import Feed, NoSuchClass, normal
 from .tournaments import entry_id
@@ -238,10 +239,11 @@ def on_class_join(data=None):
     # A code that names a class, or one its ticket proves: a code to sign.
     code = klass.code if klass is not None else code
     seat = current_app.extensions["knights_tour_seats"].of(request.environ)
-    # A browser with a seat answers as its seat, whatever pass its page kept.
+    # A browser with a seat answers as its seat, whatever pass its page kept; a seat's pass is
+    # good only with its seat.
     voter = registry.passes.seated_voter(code, seat) if seat else data.get("voter")
     voter_id = registry.passes.votes(code, voter)
-    if voter_id is None:  # none, or another class's: no error, the page is given a new one
+    if voter_id is None or (Passes.seated(voter_id) and not seat):  # none, or another class's: a new one
         voter = registry.passes.voter(code)
         voter_id = registry.passes.votes(code, voter)
     registry.vote_as(sid, voter_id)

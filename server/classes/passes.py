@@ -18,16 +18,16 @@ SECRET_FILE = "class-secret"  # in the app's instance folder, made on first use
 SEATED = "seat-"  # how a seat's voter id begins: no time in it, so it is issued at 0, never late
 
 
-def load_secret(app):
-    """Return the app's CLASS_SECRET, or the one kept in its instance folder (made if missing)."""
-    if app.config.get("CLASS_SECRET"):
-        return app.config["CLASS_SECRET"].encode()
-    path = Path(app.instance_path) / SECRET_FILE
+def load_secret(app, setting="CLASS_SECRET", name=SECRET_FILE, make=lambda: secrets.token_bytes(32)):
+    """Return the app's setting, or the secret kept in its instance folder as name (made if missing)."""
+    if app.config.get(setting):
+        return app.config[setting].encode()
+    path = Path(app.instance_path) / name
     try:
         return path.read_bytes()
     except FileNotFoundError:
         path.parent.mkdir(parents=True, exist_ok=True)
-        secret = secrets.token_bytes(32)
+        secret = make()
         try:
             # Created exclusively, readable by this user only: two processes starting at once
             # must end up with the same secret, the first one's.
@@ -74,8 +74,10 @@ class Passes:
 
     def seated_voter(self, code, seat):
         """Return the voter's pass of a class for a browser holding a seat (edge/seats.py): the
-        same for each of its joins, so that a seat answers each question once, and never late."""
-        return self._sign("vote", code, f"{SEATED}{seat}")
+        same for each of its joins, so that a seat answers each question once, and never late.
+        Its id is the seat's signature, so that no classmate can tell whose seat an id is."""
+        digest = hmac.new(self._secret, f"seat:{seat}".encode(), hashlib.sha256).digest()
+        return self._sign("vote", code, SEATED + base64.urlsafe_b64encode(digest[:12]).decode())
 
     @staticmethod
     def seated(voter_id):

@@ -7,7 +7,7 @@ from collections import Counter, defaultdict
 from .badges import ENVIRON_KEY
 from .limits import Buckets
 from .pacing import BUSY, RETRY_AFTER
-from .seats import PER_SEAT
+from .seats import allowance
 
 # A whole class behind one school NAT shares an address: a lecture hall's worth of pages may
 # connect at once from one, and come back together after a restart.
@@ -27,7 +27,7 @@ MADE_ROOM = (
 )
 HANDSHAKE_REFUSED = "too many new connections from your address"
 # A close frame's reason holds at most 123 bytes.
-SEAT_TAKEN = "this browser's seat is open in too many pages: this one, its oldest, made room for the newest"
+SEAT_FULL = "too many connections from your address, and this browser's seat has all it may have beyond them"
 MADE_ROOM_SHARE = (
     "your network has too many connections open: this browser held the most, and made room for another"
 )
@@ -35,12 +35,13 @@ MADE_ROOM_SHARE = (
 
 class Place:
     """A WebSocket from an address: the browser it is from (its badge; None for every connection
-    without one), the seat it holds (seats.py), whether it has sent a request (a page, not a
-    socket merely held open), and how to close it once it is open."""
+    without one), the seat it holds (seats.py) and whether it was let in on it, whether it has
+    sent a request (a page, not a socket merely held open), and how to close it once it is open."""
 
     def __init__(self, browser=None, seat=None):
         self.browser = browser
         self.seat = seat
+        self.spare = False  # let in beyond its address's limit, on its seat's allowance
         self.proven = False
         self.close = None  # close(reason), set by the WebSocket once it is open
         self.evicted = False
@@ -141,14 +142,10 @@ class Guard:
                 if self.total > self.max_websockets:
                     environ[FULL] = self.max_websockets
         if evicted is not None:  # outside the lock
-            evicted.close(SEAT_TAKEN if seat else MADE_ROOM if not evicted.proven else MADE_ROOM_SHARE)
+            evicted.close(MADE_ROOM if not evicted.proven else MADE_ROOM_SHARE)
         if refused:
-            return _answer(
-                environ,
-                start_response,
-                "429 Too Many Requests",
-                f"too many connections from your address (at most {self.max_connections:,})",
-            )
+            full = f"too many connections from your address (at most {self.max_connections:,})"
+            return _answer(environ, start_response, "429 Too Many Requests", SEAT_FULL if seat else full)
         try:
             # A WebSocket is served within this call and ends with it.
             return self.app(environ, start_response)
@@ -199,8 +196,8 @@ class Guard:
         """Return whether an address may open one more WebSocket for a newcomer (a Place), and the
         Place to close to make room for it, if any (the lock is held).
 
-        A seat's connections are let in whatever their address holds, PER_SEAT at once: a newer
-        one takes the place of its seat's oldest. The others share the address's limit. At it,
+        At its limit, a seat's connections are let in still, on their seat's allowance (and
+        close nobody); beyond it they are refused. The others share the address's limit. At it,
         room is made only at the expense of the browser holding the most (a badge; a script's
         connections without one are one browser however many), while it holds more than the
         newcomer's would: its oldest connection that never sent a request (a socket
@@ -209,19 +206,13 @@ class Guard:
         script's flood cannot close a page that has not asked anything yet, and the
         longest-standing pages stay.
         """
-        open_ = [place for place in self.places.get(address, ()) if not place.evicted]
-        if newcomer.seat is not None:
-            same = [place for place in open_ if place.seat == newcomer.seat]
-            if len(same) < PER_SEAT:
-                return True, None
-            oldest = next((place for place in same if place.close), None)
-            if oldest is None:  # its others are still shaking hands
-                return False, None
-            oldest.evicted = True
-            return True, oldest
-        places = [place for place in open_ if place.seat is None]
+        places = [place for place in self.places.get(address, ()) if not (place.evicted or place.spare)]
         if len(places) < self.max_connections:
             return True, None
+        if newcomer.seat is not None:
+            spares = [place for place in self.places[address] if place.spare and place.seat == newcomer.seat]
+            newcomer.spare = len(spares) < allowance(newcomer.seat)
+            return newcomer.spare, None
         browser = newcomer.browser
         held = Counter(place.browser for place in places)
         most, count = held.most_common(1)[0]

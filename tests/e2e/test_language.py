@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from server.classes.passes import load_secret
 from server.classes.registry import guesses
+from server.edge.seats import KEY_FILE, new_key
 from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
@@ -151,8 +153,14 @@ def test_every_id_in_the_scripts_is_known_and_every_id_is_used(loaded, site):
     en, _ = catalogs(loaded)
     # The page as an instructor's browser with a seat sees it: with the words of both.
     seats = site.app.extensions["knights_tour_seats"]
-    key, seat = seats.instructor_key(), seats.seats(seats.roster(1))[0]
-    loaded.evaluate(f"async () => {{ await fetch('/instructor/{key}'); await fetch('/seat/{seat}'); }}")
+    key, seat = (
+        load_secret(site.app, "INSTRUCTOR_KEY", KEY_FILE, new_key).decode(),
+        seats.seats(seats.roster(1))[0],
+    )
+    loaded.evaluate(f"""async () => {{
+        await fetch('/instructor', {{method: 'POST', body: new URLSearchParams({{key: '{key}'}})}});
+        await fetch('/seat/{seat}', {{method: 'POST'}});
+    }}""")
     scripts = [path for path in SCRIPTS.rglob("*.js") if "words" not in path.parts]
     sources = {path: path.read_text(encoding="utf-8") for path in scripts}
     named = {id: path.name for path, source in sources.items() for id in ID_LITERAL.findall(source)}

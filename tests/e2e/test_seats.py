@@ -7,8 +7,9 @@ import pytest
 import websocket
 from playwright.sync_api import expect
 
-from server.edge.seats import COOKIE
-from tests.support.page import artifact, click_square
+from server.classes.passes import load_secret
+from server.edge.seats import COOKIE, KEY_FILE, new_key
+from tests.support.page import READY, artifact, click_square
 from tests.support.questions import free_squares
 from tests.support.waiting import wait_for
 
@@ -34,8 +35,10 @@ def fill(site, raw):
 
 
 def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(site, open_page, raw):
-    key = site.app.extensions["knights_tour_seats"].instructor_key()
-    teacher = open_page(f"/instructor/{key}", viewport={"width": 1366, "height": 768})
+    teacher = open_page("/instructor", until="() => true", viewport={"width": 1366, "height": 768})
+    teacher.get_by_label("Key").fill(load_secret(site.app, "INSTRUCTOR_KEY", KEY_FILE, new_key).decode())
+    teacher.get_by_role("button", name="Enter").click()
+    teacher.wait_for_function(READY)
     teacher.get_by_text("Students' seats").click()
     teacher.get_by_label("Seats", exact=True).fill("6")
     with teacher.context.expect_page() as opened:
@@ -54,7 +57,12 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     held = fill(site, raw)
     assert held, "the address had no room left even for the script"
     # The student opens their seat's link (a QR code on the sheet) on their phone, and joins.
-    student = open_page(link.removeprefix(site.url), viewport={"width": 390, "height": 844})
+    student = open_page(
+        link.removeprefix(site.url), until="() => true", viewport={"width": 390, "height": 844}
+    )
+    student.screenshot(path=artifact("seats_take_phone.png"))
+    student.get_by_role("button", name="Keep seat 1 in this browser").click()
+    student.wait_for_function(READY)
     seats = [cookie for cookie in student.context.cookies() if cookie["name"] == COOKIE]
     assert len(seats) == 1 and seats[0]["httpOnly"], "the browser kept no seat"
     expect(student.locator(".seat-note strong")).to_have_text("1")

@@ -17,23 +17,31 @@ from flask import (
     send_from_directory,
 )
 
-from .assets import Assets
-from .classes.mirror import MAX_LABEL, MAX_MARKS
-from .classes.polls import MAX_SERIES
-from .classes.registry import classes
-from .classes.sessions import CODE_ALPHABET, CODE_LENGTH
-from .classes.tournaments import MAX_NAME as MAX_NICKNAME
-from .edge import seats as seating
-from .edge.badges import COOKIE, MAX_AGE
-from .engine import ORDERINGS, example_graph
-from .replies import Refusal, told
-from .wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, MAX_STRIP_BUDGET, MAX_STRIP_SIDE, SPEED_STEPS
+from ..assets import Assets
+from ..classes.mirror import MAX_LABEL, MAX_MARKS
+from ..classes.polls import MAX_SERIES
+from ..classes.registry import classes
+from ..classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from ..classes.tournaments import MAX_NAME as MAX_NICKNAME
+from ..edge import seats as seating
+from ..edge.badges import COOKIE, MAX_AGE
+from ..engine import ORDERINGS, example_graph
+from ..replies import Refusal, told
+from ..wire import (
+    DEFAULT_SPEED,
+    MAX_BUDGET,
+    MAX_SEED,
+    MAX_SIDE,
+    MAX_STRIP_BUDGET,
+    MAX_STRIP_SIDE,
+    SPEED_STEPS,
+)
 
 bp = Blueprint("views", __name__)
 
 # The page's libraries, by the name it loads them under: installed from the npm registry at
 # set-up (package-lock.json pins them) and served from here, never a CDN.
-NODE_MODULES = Path(__file__).resolve().parent.parent / "node_modules"
+NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
 VENDORED = {
     "socket.io": NODE_MODULES / "socket.io-client" / "dist",
     "gifenc": NODE_MODULES / "gifenc" / "dist",

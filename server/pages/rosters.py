@@ -1,0 +1,134 @@
+"""HTTP routes of students' seats (edge/seats.py): the instructor's key, the sheets of seats an
+instructor makes, and the link with which a student's browser takes its seat."""
+
+import csv
+import io
+import re
+import time
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    stream_template,
+)
+
+from ..edge import seats as seating
+from . import draw_qr, join_base, kept, seats
+
+bp = Blueprint("rosters", __name__)
+
+
+def same_site():
+    """Abort a form sent from another site's page (a page of this server sends its own Origin)."""
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        abort(403, "This form is sent from this server's own pages only.")
+
+
+@bp.route("/instructor", methods=["GET", "POST"])
+def instructor():
+    """Ask for the instructor key (python -m server prints it), and let a browser that gives it
+    make sheets of seats; a form, so that the key is in no address, history or log."""
+    wrong = False
+    if request.method == "POST":
+        same_site()
+        if seats().is_key(request.form.get("key")):
+            return kept(
+                redirect("/", 303), seating.INSTRUCTOR_COOKIE, seats().instructor_cookie(), seating.MAX_AGE
+            )
+        wrong = True
+    held = seats().is_instructor(request.environ)
+    return no_store(
+        make_response(render_template("instructor.html", wrong=wrong, held=held), 403 if wrong else 200)
+    )
+
+
+@bp.route("/seat/<signed>", methods=["GET", "POST"])
+def take_seat(signed):
+    """Offer a student their seat, and keep it in their browser once they take it: a button, so
+    that no other site's link can swap a browser's seat for another without its student knowing."""
+    seat = seats().seat(signed)
+    if seat is None:
+        return Response(
+            "This seat link is not valid: ask your instructor for yours.\n", 404, mimetype="text/plain"
+        )
+    if request.method == "POST":
+        same_site()
+        return kept(redirect("/", 303), seating.COOKIE, signed, seating.MAX_AGE)
+    held = seats().of(request.environ)
+    page = render_template(
+        "seat.html",
+        number=seating.number(seat),
+        held=seating.number(held) if held else None,
+        same=held == seat,
+    )
+    return no_store(make_response(page))
+
+
+def no_store(response):
+    """Return response, kept by no cache: what it shows gives a seat, or asks for the key."""
+    response.cache_control.no_store = True
+    return response
+
+
+def instructors_only():
+    """Abort unless the request comes from a browser given the instructor key."""
+    if not seats().is_instructor(request.environ):
+        abort(403, "Only a browser given the instructor key may print seats: see docs/deployment.md.")
+
+
+def roster_of(roster):
+    """Return a roster's seats, for the instructor's browser alone (else abort)."""
+    instructors_only()
+    found = seats().seats(roster)
+    if found is None:
+        abort(404)
+    return found
+
+
+def seat_links(roster):
+    """Return (number, link) of each of a roster's seats."""
+    base = join_base() or request.host_url.rstrip("/")
+    return [(seating.number(seats().seat(seat)), f"{base}/seat/{seat}") for seat in roster_of(roster)]
+
+
+@bp.get("/roster/new")
+def new_roster():
+    """Make a sheet of ?seats= seats, and show it."""
+    instructors_only()
+    size = request.args.get("seats", "")
+    if not re.fullmatch(r"[0-9]{1,4}", size) or not 1 <= int(size) <= seating.MAX_ROSTER:
+        abort(400, f"A sheet has 1 to {seating.MAX_ROSTER:,} seats.")
+    return redirect(f"/roster/{seats().roster(int(size))}", 303)
+
+
+@bp.get("/roster/<roster>")
+def roster_sheet(roster):
+    """Show a roster's seats, each with its link and QR code, to print or hand out."""
+    links = seat_links(roster)
+
+    def cards():
+        for number, link in links:
+            yield number, link, draw_qr(link).decode()
+            time.sleep(0)  # a greenlet's turn for the class between codes: each takes a few ms
+
+    return no_store(Response(stream_template("roster.html", roster=roster, size=len(links), cards=cards())))
+
+
+@bp.get("/roster/<roster>/seats.csv")
+def roster_csv(roster):
+    """Give a roster's seats as CSV (seat, link), to send each student theirs through a course's site."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["seat", "link"])
+    writer.writerows(seat_links(roster))
+    response = no_store(Response(out.getvalue(), mimetype="text/csv"))
+    name = roster.partition("~")[0]
+    response.headers["Content-Disposition"] = f'attachment; filename="seats-{name}.csv"'
+    return response
