@@ -26,8 +26,8 @@ MADE_ROOM = (
     "your network has too many connections open: this one, which never sent a request, made room for another"
 )
 HANDSHAKE_REFUSED = "too many new connections from your address"
-# A close frame's reason holds at most 123 bytes.
 SEAT_FULL = "too many connections from your address, and this browser's seat has all it may have beyond them"
+# A close frame's reason holds at most 123 bytes.
 MADE_ROOM_SHARE = (
     "your network has too many connections open: this browser held the most, and made room for another"
 )
