@@ -68,7 +68,8 @@ def instructor(app):
     assert asked.status_code == 200 and 'type="password"' in asked.text
     assert "no-store" in asked.headers["Cache-Control"]
     answer = browser.post("/instructor", data={"key": key_of(app)}, headers={"Origin": "http://localhost"})
-    assert answer.status_code == 303 and answer.location == "/"
+    assert answer.status_code == 303 and answer.location == "/instructor"
+    assert "This browser has the key" in browser.get("/instructor").text
     cookie = answer.headers["Set-Cookie"]
     assert cookie.startswith(f"{INSTRUCTOR_COOKIE}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert key_of(app) not in cookie, "the cookie is made with the key, and is not the key"
@@ -111,8 +112,19 @@ def test_an_instructor_prints_a_sheet_of_seats_each_with_its_link_and_qr_code(in
     for card, (seat, link) in zip(cards, rows, strict=True):
         assert f"Seat {seat}" in card and link in card and "<svg" in card
     assert instructor.get(where + "/seats.csv").headers["Content-Disposition"].startswith("attachment")
+    # Links to localhost would open on no student's device: the sheet says so.
+    assert "students' devices cannot" in page and "http://localhost" in page
     # The page shows the instructor the form that makes sheets; nobody else sees it.
     assert 'action="/roster/new"' in instructor.get("/").text
+
+
+def test_a_sheet_for_the_networks_address_gives_no_warning(configured):
+    app = configured({"PUBLIC_URL": "http://192.0.2.5:5000"})
+    browser = app.test_client()
+    browser.post("/instructor", data={"key": key_of(app)})
+    where, rows = sheet_of(browser, 1)
+    assert rows[0][1].startswith("http://192.0.2.5:5000/seat/")
+    assert "students' devices cannot" not in browser.get(where).text
 
 
 def test_only_the_instructors_browser_makes_or_reads_sheets(app, instructor):
@@ -139,7 +151,7 @@ def test_a_student_takes_their_seat_with_a_button_and_their_browser_keeps_it(app
     taken = student.post(first, headers={"Origin": "http://localhost"})
     assert taken.status_code == 303 and taken.location == "/"
     assert taken.headers["Set-Cookie"].startswith(f"{COOKIE}=") and "HttpOnly" in taken.headers["Set-Cookie"]
-    assert re.search(r'seat\.holds.*?<strong class="code-chip">1</strong>', student.get("/").text, re.S)
+    assert re.search(r'seat\.label.*?<strong class="code-chip">1</strong>', student.get("/").text, re.S)
     assert "holds seat 1 already" in student.get(first).text
     # Another seat's link warns before it takes the place of the one the browser holds.
     assert "This browser holds seat 1" in student.get(second).text
@@ -147,7 +159,7 @@ def test_a_student_takes_their_seat_with_a_button_and_their_browser_keeps_it(app
     wrong = stranger.get("/seat/abcdefgh~1.notasignature")
     assert wrong.status_code == 404 and "not valid" in wrong.text
     assert stranger.post("/seat/abcdefgh~1.notasignature").status_code == 404
-    assert "Set-Cookie" not in wrong.headers and "seat.holds" not in stranger.get("/").text
+    assert "Set-Cookie" not in wrong.headers and "seat.label" not in stranger.get("/").text
 
 
 def placed(seat=None, browser=None, spare=False):

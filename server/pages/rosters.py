@@ -3,6 +3,7 @@ instructor makes, and the link with which a student's browser takes its seat."""
 
 import csv
 import io
+import ipaddress
 import re
 import time
 from urllib.parse import urlsplit
@@ -38,9 +39,12 @@ def instructor():
     wrong = False
     if request.method == "POST":
         same_site()
-        if seats().is_key(request.form.get("key")):
+        if seats().is_key(request.form.get("key")):  # back here, to say so and where to go
             return kept(
-                redirect("/", 303), seating.INSTRUCTOR_COOKIE, seats().instructor_cookie(), seating.MAX_AGE
+                redirect("/instructor", 303),
+                seating.INSTRUCTOR_COOKIE,
+                seats().instructor_cookie(),
+                seating.MAX_AGE,
             )
         wrong = True
     held = seats().is_instructor(request.environ)
@@ -80,7 +84,7 @@ def no_store(response):
 def instructors_only():
     """Abort unless the request comes from a browser given the instructor key."""
     if not seats().is_instructor(request.environ):
-        abort(403, "Only a browser given the instructor key may print seats: see docs/deployment.md.")
+        abort(403, "Only a browser given the instructor key may print seats: enter it at /instructor first.")
 
 
 def roster_of(roster):
@@ -92,10 +96,24 @@ def roster_of(roster):
     return found
 
 
+def link_base():
+    """Return the address a sheet's links begin with: the one students open (python -m server's choice)."""
+    return join_base() or request.host_url.rstrip("/")
+
+
 def seat_links(roster):
     """Return (number, link) of each of a roster's seats."""
-    base = join_base() or request.host_url.rstrip("/")
+    base = link_base()
     return [(seating.number(seats().seat(seat)), f"{base}/seat/{seat}") for seat in roster_of(roster)]
+
+
+def this_machine_only(base):
+    """Tell whether an address names the server's own machine, which students' devices cannot reach."""
+    host = urlsplit(base).hostname or ""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @bp.get("/roster/new")
@@ -118,7 +136,11 @@ def roster_sheet(roster):
             yield number, link, draw_qr(link).decode()
             time.sleep(0)  # a greenlet's turn for the class between codes: each takes a few ms
 
-    return no_store(Response(stream_template("roster.html", roster=roster, size=len(links), cards=cards())))
+    base = link_base()
+    page = stream_template(
+        "roster.html", roster=roster, size=len(links), cards=cards(), base=base, local=this_machine_only(base)
+    )
+    return no_store(Response(page))
 
 
 @bp.get("/roster/<roster>/seats.csv")

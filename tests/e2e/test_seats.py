@@ -38,6 +38,8 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     teacher = open_page("/instructor", until="() => true", viewport={"width": 1366, "height": 768})
     teacher.get_by_label("Key").fill(load_secret(site.app, "INSTRUCTOR_KEY", KEY_FILE, new_key).decode())
     teacher.get_by_role("button", name="Enter").click()
+    expect(teacher.get_by_role("status")).to_contain_text("This browser has the key")
+    teacher.get_by_role("link", name="Open Knight's Tour Live").click()
     teacher.wait_for_function(READY)
     teacher.get_by_text("Students' seats").click()
     teacher.get_by_label("Seats", exact=True).fill("6")
