@@ -19,6 +19,7 @@ from server.edge.seats import (
     PER_SEAT,
     Seats,
     allowance,
+    app_seats,
     new_key,
     number,
 )
@@ -33,9 +34,10 @@ def key_of(app):
 def test_a_rosters_seats_are_signed_with_the_key_and_nothing_else_is_a_seat():
     seats, other = Seats(b"one key"), Seats(b"another")
     roster = seats.roster(3)
-    sheet = seats.seats(roster)
-    assert [number(seats.seat(seat)) for seat in sheet] == [1, 2, 3]
-    assert len(set(sheet)) == 3 and seats.seats(roster) == sheet, "a sheet is the same each time"
+    pairs = seats.seats(roster)
+    sheet = [seat for _, seat in pairs]
+    assert [number(seats.seat(seat)) for seat in sheet] == [n for n, _ in pairs] == [1, 2, 3]
+    assert len(set(sheet)) == 3 and seats.seats(roster) == pairs, "a sheet is the same each time"
     assert seats.roster(3) != roster, "each roster is new"
     text, _, signature = sheet[0].rpartition(".")
     forged = [
@@ -43,7 +45,7 @@ def test_a_rosters_seats_are_signed_with_the_key_and_nothing_else_is_a_seat():
         f"{text[:-1]}2.{signature}",  # another seat's number under this one's signature
         roster,  # a roster is no seat
         seats.instructor_cookie(),  # nor is the instructor's cookie
-        other.seats(other.roster(1))[0],  # a seat of another key: a new key takes every sheet back
+        other.seats(other.roster(1))[0][1],  # a seat of another key: a new key takes every sheet back
         text,
         "",
         "é" * 20,
@@ -192,8 +194,8 @@ def test_at_its_addresss_limit_a_seat_is_let_in_on_its_allowance_and_closes_nobo
 
 def test_a_seat_connects_over_a_real_socket_while_its_address_is_full(serve, raw):
     server = serve({"MAX_PER_ADDRESS": 1})
-    seats = server.app.extensions["knights_tour_seats"]
-    seat = seats.seats(seats.roster(1))[0]
+    seats = app_seats(server.app)
+    [(_, seat)] = seats.seats(seats.roster(1))
     held = raw(server.url)  # the address's one, a page that has asked something
     held.emit(1, "pause")
     assert wait_for(lambda: 1 in held.answers(), 5)
@@ -215,8 +217,8 @@ def test_a_seat_connects_over_a_real_socket_while_its_address_is_full(serve, raw
 
 
 def test_a_seat_answers_each_question_once_on_any_device_and_the_result_counts_seats(live_server, connect):
-    seats = live_server.app.extensions["knights_tour_seats"]
-    roster = seats.seats(seats.roster(2))
+    seats = app_seats(live_server.app)
+    roster = [seat for _, seat in seats.seats(seats.roster(2))]
     seat = {"Cookie": f"{COOKIE}={roster[0]}"}
     teacher = connect(live_server.url)
     phone, laptop = connect(live_server.url, headers=seat), connect(live_server.url, headers=seat)

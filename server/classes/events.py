@@ -6,6 +6,7 @@ from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
 from ..edge.badges import ENVIRON_KEY as BADGE
+from ..edge.seats import app_seats
 from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.registry import runs
@@ -238,7 +239,7 @@ def on_class_join(data=None):
     )
     # A code that names a class, or one its ticket proves: a code to sign.
     code = klass.code if klass is not None else code
-    seat = current_app.extensions["knights_tour_seats"].of(request.environ)
+    seat = app_seats().of(request.environ)
     # A browser with a seat answers as its seat, whatever pass its page kept; a seat's pass is
     # good only with its seat.
     voter = registry.passes.seated_voter(code, seat) if seat else data.get("voter")

@@ -22,6 +22,8 @@ import hmac
 import re
 import secrets
 
+from flask import current_app
+
 from .badges import cookie
 
 COOKIE = "knights_seat"
@@ -81,11 +83,12 @@ class Seats:
         return self._sign("roster", f"{secrets.token_urlsafe(6)}~{size}")
 
     def seats(self, roster):
-        """Return the seats of a roster, in order, or None if it is no roster."""
+        """Return (number, signed seat) of each of a roster's seats, in order, or None if it is no roster."""
         match = ROSTER.fullmatch(self._text("roster", roster) or "")
         if match is None or not 1 <= int(match[2]) <= MAX_ROSTER:
             return None
-        return [self._sign("seat", f"{match[1]}~{number}") for number in range(1, int(match[2]) + 1)]
+        numbers = range(1, int(match[2]) + 1)
+        return [(number, self._sign("seat", f"{match[1]}~{number}")) for number in numbers]
 
     def seat(self, signed):
         """Return the seat a signed seat names ("<roster>~<number>"), or None if it is no seat."""
@@ -104,3 +107,8 @@ class Seats:
 def number(seat):
     """Return a seat's number on its sheet."""
     return int(seat.partition("~")[2])
+
+
+def app_seats(app=None):
+    """Return an app's seats (the current app's by default)."""
+    return (app or current_app).extensions["knights_tour_seats"]

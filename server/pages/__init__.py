@@ -129,11 +129,6 @@ def page_context():
     }
 
 
-def seats():
-    """Return the app's seats (edge/seats.py)."""
-    return current_app.extensions["knights_tour_seats"]
-
-
 def badged(context):
     """Return the page with context, giving the browser a badge if it has none, or asking it to
     earn one if its address has none left to give (see edge/badges.py)."""
@@ -143,9 +138,9 @@ def badged(context):
     # badge earned there would be work thrown away at every load.
     earn = badge is None and badges.of(request.environ) is None and context["embed"] is None
     context["limits"]["badgeProof"] = badges.asked() if earn else None
-    seat = seats().of(request.environ)
+    seat = seating.app_seats().of(request.environ)
     context["seat"] = seating.number(seat) if seat else None
-    context["instructor"] = context["embed"] is None and seats().is_instructor(request.environ)
+    context["instructor"] = context["embed"] is None and seating.app_seats().is_instructor(request.environ)
     return with_badge(make_response(render_template("index.html", **context)), badge)
 
 

@@ -20,7 +20,7 @@ from flask import (
 )
 
 from ..edge import seats as seating
-from . import draw_qr, join_base, kept, seats
+from . import draw_qr, join_base, kept
 
 bp = Blueprint("rosters", __name__)
 
@@ -39,15 +39,15 @@ def instructor():
     wrong = False
     if request.method == "POST":
         same_site()
-        if seats().is_key(request.form.get("key")):  # back here, to say so and where to go
+        if seating.app_seats().is_key(request.form.get("key")):  # back here, to say so and where to go
             return kept(
                 redirect("/instructor", 303),
                 seating.INSTRUCTOR_COOKIE,
-                seats().instructor_cookie(),
+                seating.app_seats().instructor_cookie(),
                 seating.MAX_AGE,
             )
         wrong = True
-    held = seats().is_instructor(request.environ)
+    held = seating.app_seats().is_instructor(request.environ)
     return no_store(
         make_response(render_template("instructor.html", wrong=wrong, held=held), 403 if wrong else 200)
     )
@@ -57,7 +57,7 @@ def instructor():
 def take_seat(signed):
     """Offer a student their seat, and keep it in their browser once they take it: a button, so
     that no other site's link can swap a browser's seat for another without its student knowing."""
-    seat = seats().seat(signed)
+    seat = seating.app_seats().seat(signed)
     if seat is None:
         return Response(
             "This seat link is not valid: ask your instructor for yours.\n", 404, mimetype="text/plain"
@@ -65,7 +65,7 @@ def take_seat(signed):
     if request.method == "POST":
         same_site()
         return kept(redirect("/", 303), seating.COOKIE, signed, seating.MAX_AGE)
-    held = seats().of(request.environ)
+    held = seating.app_seats().of(request.environ)
     page = render_template(
         "seat.html",
         number=seating.number(seat),
@@ -83,14 +83,14 @@ def no_store(response):
 
 def instructors_only():
     """Abort unless the request comes from a browser given the instructor key."""
-    if not seats().is_instructor(request.environ):
+    if not seating.app_seats().is_instructor(request.environ):
         abort(403, "Only a browser given the instructor key may print seats: enter it at /instructor first.")
 
 
 def roster_of(roster):
     """Return a roster's seats, for the instructor's browser alone (else abort)."""
     instructors_only()
-    found = seats().seats(roster)
+    found = seating.app_seats().seats(roster)
     if found is None:
         abort(404)
     return found
@@ -104,7 +104,7 @@ def link_base():
 def seat_links(roster):
     """Return (number, link) of each of a roster's seats."""
     base = link_base()
-    return [(seating.number(seats().seat(seat)), f"{base}/seat/{seat}") for seat in roster_of(roster)]
+    return [(number, f"{base}/seat/{seat}") for number, seat in roster_of(roster)]
 
 
 def this_machine_only(base):
@@ -123,7 +123,7 @@ def new_roster():
     size = request.args.get("seats", "")
     if not re.fullmatch(r"[0-9]{1,4}", size) or not 1 <= int(size) <= seating.MAX_ROSTER:
         abort(400, f"A sheet has 1 to {seating.MAX_ROSTER:,} seats.")
-    return redirect(f"/roster/{seats().roster(int(size))}", 303)
+    return redirect(f"/roster/{seating.app_seats().roster(int(size))}", 303)
 
 
 @bp.get("/roster/<roster>")

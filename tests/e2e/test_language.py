@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from server.classes.passes import load_secret
 from server.classes.registry import guesses
-from server.edge.seats import KEY_FILE, new_key
+from server.edge.seats import KEY_FILE, app_seats, new_key
 from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
@@ -152,10 +152,10 @@ def test_the_template_marks_known_ids_with_their_english(loaded):
 def test_every_id_in_the_scripts_is_known_and_every_id_is_used(loaded, site):
     en, _ = catalogs(loaded)
     # The page as an instructor's browser with a seat sees it: with the words of both.
-    seats = site.app.extensions["knights_tour_seats"]
+    seats = app_seats(site.app)
     key, seat = (
         load_secret(site.app, "INSTRUCTOR_KEY", KEY_FILE, new_key).decode(),
-        seats.seats(seats.roster(1))[0],
+        seats.seats(seats.roster(1))[0][1],
     )
     loaded.evaluate(f"""async () => {{
         await fetch('/instructor', {{method: 'POST', body: new URLSearchParams({{key: '{key}'}})}});
