@@ -2,13 +2,17 @@
 would refuse them, and nothing else is."""
 
 import contextlib
+import gc
 import logging
+import runpy
 import socket
 import threading
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import unquote
 
+import gevent
 import pytest
 
 from server.edge import door
@@ -330,3 +334,20 @@ def test_an_answer_that_timed_out_on_a_peer_that_did_not_read_is_not_logged():
 
     assert not door.no_write_timeouts(record(TimeoutError("timed out")))
     assert door.no_write_timeouts(record(OSError("another")))
+
+
+def test_the_workers_hook_puts_the_door_up_and_keeps_the_collectors_full_passes_short(monkeypatch):
+    hooks = runpy.run_path(str(Path(door.__file__).parents[1] / "gunicorn.conf.py"))
+    installed = []
+    monkeypatch.setattr(door, "install", installed.append)
+    monkeypatch.setattr(gevent.config, "track_greenlet_tree", True)
+    loaded = [[]]  # a thing the app holds from its start, walked by every full pass until frozen
+    assert any(thing is loaded for thing in gc.get_objects())
+    try:
+        hooks["post_worker_init"]("the worker")
+        assert installed == ["the worker"]
+        assert gc.get_freeze_count() > 0 and not any(thing is loaded for thing in gc.get_objects())
+        # A greenlet spawned from now on keeps no frames of the stack it was spawned from.
+        assert gevent.spawn(lambda: None).spawning_stack is None
+    finally:
+        gc.unfreeze()
