@@ -23,7 +23,18 @@ export function underWay(status) {
   return status === "playing" || status === "paused" || status === "skipping";
 }
 
-/** Return each control's {label, enabled, pressed} from the page's state and its runs. */
+/** Return the id of the words that tell the instructor why the class cannot be asked now, or null
+ * (it can, or the page is connecting: the offline badge says so). */
+function whyNoQuestion(state, main) {
+  if (state.poll.open) return "refusal.question.open";
+  if (state.settings.mode === "example") return "refusal.question.not_a_board";
+  if (main.run === null) return "poll.askNoRun";
+  if (main.result) return "refusal.question.search_ended";
+  return state.run.status === "skipping" ? "poll.askSkipping" : null;
+}
+
+/** Return each control's {label, enabled, pressed} from the page's state and its runs (ask: also
+ * why, when it is disabled). */
 export function controls(state, runs) {
   const { run, klass, settings } = state;
   const main = runs.main;
@@ -67,7 +78,7 @@ export function controls(state, runs) {
     predict: { enabled: predictable(state) },
     // Students answer with a square: not on the example graph, whose vertices are no squares.
     ask: { enabled: leading && klass.led && state.connection === "up" && !polling && main.run !== null && !main.result
-      && !skipping && settings.mode !== "example" },
+      && !skipping && settings.mode !== "example", why: leading ? whyNoQuestion(state, main) : null },
     reveal: { enabled: leading && klass.led && polling },
     // The question revealed last, asked again on the board turned: the server says which can be.
     transfer: { enabled: leading && klass.led && state.connection === "up" && !polling

@@ -112,12 +112,18 @@ export function shownLane(lane, state) {
 }
 
 /**
- * Return the answers to show on the lane's board: the class's to the question just revealed,
+ * Return the answers to show on the lane's board: a student's own to the question open, while the
+ * board shows its position (right: -1, not known yet); the class's to the question just revealed,
  * while the board shows its position or the move after; else the user's own, just judged.
  */
 export function answersOf(lane, state) {
   const at = lane.model.events, run = lane.run?.run;
-  const result = state.poll.result;
+  const { open, result } = state.poll;
+  // In the discussion, the answer given in the first round.
+  const mine = open?.stage === "discuss" ? state.poll.first : state.poll.mine;
+  if (open && mine !== null && open.run === run && open.at === at) {
+    return { heat: null, right: -1, chosen: mine };
+  }
   // A question asked again turned is about no move: its answers stay on its turned board.
   if (result && result.run === run && (at === result.at || (at === result.at + 1 && !result.transfer))) {
     return { heat: result.counts, right: result.answer, chosen: result.mine ?? null };

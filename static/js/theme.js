@@ -22,6 +22,7 @@ export const STYLE = {
   heatText: "#14181c",        // a count of answers, on the heat at any opacity
   rightAnswer: "#137a32",     // the square the knight really went to
   wrongAnswer: "#c2185b",     // the user's own answer, when it was another square
+  myAnswer: "#4338ca",        // a student's answer to the question open, before the reveal
   coordinate: "#4b5563",      // file letters and rank numbers in the margin
   coordinateMin: 9,           // the smallest coordinate text, in px; fewer labels below that
   coordinateMax: 18,

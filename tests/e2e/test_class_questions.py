@@ -17,6 +17,15 @@ from tests.support.page import (
 from tests.support.questions import free_squares, next_square, results_csv
 
 RIGHT_RING = (0x13, 0x7A, 0x32)  # theme.js rightAnswer
+MY_ANSWER = (0x43, 0x38, 0xCA)  # theme.js myAnswer
+# The student's answer field: its placeholder's width as drawn, and the room inside its padding.
+PLACEHOLDER_FITS = """() => {
+  const field = document.getElementById('poll-square'), style = getComputedStyle(field);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = style.font;
+  const room = field.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return ctx.measureText(field.placeholder).width <= room;
+}"""
 
 
 def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instructor, open_page, site):
@@ -37,7 +46,7 @@ def test_three_students_answer_and_the_reveal_shows_the_tally_and_heatmap(instru
     right = next_square(site)
     wrong = next(s for s in free_squares(page) if s != right)
     for student, square in zip(students, (right, right, wrong), strict=True):
-        expect(student.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+        expect(student.locator("#poll-text")).to_contain_text("Tap the square the knight goes to next")
         # Nothing on a student's board gives the answer away.
         assert student.evaluate("() => knightsTour.overlay().hints") == []
         click_square(student, square // 5, square % 5)
@@ -95,7 +104,7 @@ def test_a_series_counts_the_class_accuracy_and_a_late_joiner_gets_the_question(
         "Question 1 of 2: 0 answers so far. Students following when it was asked: 1."
     )
     late = open_page(f"/?class={code}", until=FOLLOWING)
-    expect(late.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+    expect(late.locator("#poll-text")).to_contain_text("Tap the square the knight goes to next")
     right = next_square(site)
     for each in (student, late):
         click_square(each, right // 5, right % 5)
@@ -142,7 +151,7 @@ def test_two_tabs_of_one_browser_answer_as_one_student(instructor, open_page, si
     page.get_by_role("button", name="Ask the class").click()
     square = next_square(site)
     for tab in (first, second):
-        expect(tab.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+        expect(tab.locator("#poll-text")).to_contain_text("Tap the square the knight goes to next")
     click_square(first, square // 5, square % 5)
     expect(page.locator("#poll-text")).to_have_text(
         "Question 1 of 1: 1 answer so far. Students following when it was asked: 1."
@@ -160,3 +169,48 @@ def test_two_tabs_of_one_browser_answer_as_one_student(instructor, open_page, si
     expect(page.locator("#poll-text")).to_have_text(
         "100% had it right (1 of 1 answer). Students following when it was asked: 1."
     )
+
+
+def test_a_student_s_board_holds_still_through_a_question_and_marks_the_answer(instructor, open_page, site):
+    page = instructor
+    # The class link breaks only between its parts: each but the ticket on one line.
+    parts = page.locator("#lead-link .link-part")
+    assert [
+        parts.nth(i).evaluate("(el) => el.getClientRects().length") for i in range(parts.count() - 1)
+    ] == [1] * (parts.count() - 1)
+    # A greyed-out Ask says why; a run to ask about lets it be pressed.
+    expect(page.locator("#poll-ask")).to_be_disabled()
+    expect(page.locator("#poll-why")).to_have_text(
+        "Press Play or Step first: a question is about the next move of a run."
+    )
+    code = page.locator("#lead-code").inner_text()
+    student = open_page(f"/?class={code}", until=FOLLOWING, viewport={"width": 390, "height": 844})
+    events = step_events(page, 2)
+    expect(page.locator("#poll-why")).to_be_hidden()
+    # The key under the board names Warnsdorff's rule only for an ordering that follows it.
+    expect(page.locator("#hint-key")).to_have_text(
+        "3Dashed box: a move still to try. Big number: its onward moves. #n: its turn."
+    )
+    student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    before = student.locator("#board").bounding_box()
+    page.get_by_role("button", name="Ask the class").click()
+    # The box's title asks the question; its line says what to do, once.
+    expect(student.locator("#poll-text")).to_have_text(
+        "Tap the square the knight goes to next (or the square it backs up to)."
+    )
+    assert student.evaluate(PLACEHOLDER_FITS), "the answer field's placeholder is cut off"
+    assert student.locator("#board").bounding_box() == before, "the board moved as the question came"
+    wrong = next(s for s in free_squares(page) if s != next_square(site))
+    click_square(student, wrong // 5, wrong % 5)
+    expect(student.locator("#poll-text")).to_have_text(WAITING)
+    # The square tapped is marked on the student's board until the reveal.
+    assert student.evaluate("() => knightsTour.overlay().answers") == {
+        "heat": None,
+        "right": -1,
+        "chosen": wrong,
+    }
+    assert wait_for_pixels(student, MY_ANSWER, 50), "the answer given is not marked on the board"
+    assert student.locator("#board").bounding_box() == before, "the board moved as the student answered"
+    press(page.get_by_role("button", name="Reveal"))
+    expect(student.locator("#poll-text")).to_contain_text(f"you said {square_name(wrong, 5, 5)}")
+    assert student.locator("#board").bounding_box() == before, "the board moved at the reveal"

@@ -68,7 +68,7 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
             "Discuss with your neighbour: where does the knight go next, and why? "
             f"Your first answer: {name[square]}."
         )
-        expect(student.locator("#poll-form")).to_be_hidden()
+        expect(student.locator("#poll-square")).to_be_disabled()
     # A soft timer for the discussion: everyone sees it count down; it closes nothing.
     page.get_by_role("button", name="Soft timer: 1 minute").click()
     for each in (page, *students):
@@ -133,7 +133,7 @@ def test_a_question_asked_again_mirrored_shows_the_turned_board_and_both_shares(
     right = next_square(site)
     wrong = next(s for s in free_squares(page) if s != right)
     for student, square in zip(students, (right, wrong), strict=True):
-        expect(student.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+        expect(student.locator("#poll-text")).to_contain_text("Tap the square the knight goes to next")
         tap(student, square)
     page.get_by_role("button", name="Reveal").click()
     expect(page.locator("#poll-text")).to_contain_text("50% had it right (1 of 2 answers).")

@@ -78,7 +78,7 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     assert all(client.alive for client in held)
     # The student's answer counts as a seat's: the instructor's count says so.
     teacher.get_by_role("button", name="Ask the class").click()
-    expect(student.locator("#poll-text")).to_contain_text("Where does the knight go next?")
+    expect(student.locator("#poll-text")).to_contain_text("Tap the square the knight goes to next")
     square = next(s for s in free_squares(student) if s != 0)
     click_square(student, square // 5, square % 5)
     expect(teacher.locator("#poll-text")).to_have_text(

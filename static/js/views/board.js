@@ -473,8 +473,9 @@ function drawHeat(ctx, g, heat) {
 
 /**
  * Draw the answers to a question over the board: heat's counts ([square, count]) in the
- * squares' corners; right, the square the knight went to, ringed; chosen, the user's own answer
- * when it was another, ringed with a dashed line.
+ * squares' corners; right, the square the knight went to, ringed (-1 before the reveal); chosen,
+ * the user's own answer when it was another, ringed with a dashed line (before the reveal, in the
+ * colour of an answer not yet judged).
  */
 function drawAnswers(ctx, g, { heat, right, chosen }) {
   const c = g.cell;
@@ -493,7 +494,9 @@ function drawAnswers(ctx, g, { heat, right, chosen }) {
     ctx.strokeRect(x + c * 0.06, y + c * 0.06, c * 0.88, c * 0.88);
     ctx.setLineDash([]);
   };
-  if (chosen !== null && chosen !== right && chosen >= 0) ring(chosen, STYLE.wrongAnswer, true);
+  if (chosen !== null && chosen !== right && chosen >= 0) {
+    ring(chosen, right < 0 ? STYLE.myAnswer : STYLE.wrongAnswer, true);
+  }
   if (right >= 0) ring(right, STYLE.rightAnswer, false);
 }
 

@@ -3,7 +3,10 @@
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
 import { GraphView } from "./graph.js";
-import { answersOf, asking, deadEndOf, held, shownLane, stackOf } from "../lane-facts.js";
+import { t } from "../i18n.js";
+import { answersOf, asking, deadEndOf, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
+import { fewestOnwardFirst } from "../orderings.js";
+import { setText } from "./dom.js";
 
 /** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
 export function createBoardsView(els, reducedMotion) {
@@ -54,6 +57,9 @@ export function createBoardsView(els, reducedMotion) {
       els.hintKey.hidden = !shown.hints.length;
     }
     if (example) els.hintKey.hidden = true;
+    // The key names Warnsdorff's rule only beside a board whose ordering takes the fewest onward moves first.
+    const fewest = runs.active().some((lane) => fewestOnwardFirst(orderOf(lane, state, runs).order));
+    for (const el of [els.hintKeyText, els.keyHint]) setText(el, t(fewest ? "key.hintFewest" : "key.hint"));
     if (state.settings.mode === "race") second.render(scene(runs.second, state, runs));
     els.laneSecond.hidden = state.settings.mode !== "race";
   }

@@ -4,11 +4,17 @@ import { t } from "../i18n.js";
 import { readLimits } from "../settings.js";
 import { setText } from "./dom.js";
 
-/** Return a link as text nodes that may break after its scheme and before its port and query. */
+/** Return a link as parts that break after its scheme and before its port, its query and each
+ * further value (the ticket), each part whole on a line unless it is longer than the line. */
 function breakable(link) {
-  // A narrow column would otherwise break the address anywhere, inside a number.
+  // A narrow column would otherwise break the address anywhere, inside a number or after its ?.
   const parts = link.split(/(?<=:\/\/)|(?=:\d)|(?=\/\?)|(?=&)/);
-  return parts.flatMap((part, i) => (i ? [document.createElement("wbr"), part] : [part]));
+  return parts.flatMap((part, i) => {
+    const span = document.createElement("span");
+    span.className = "link-part";
+    span.textContent = part;
+    return i ? [document.createElement("wbr"), span] : [span];
+  });
 }
 
 /** Scroll area into view unless its top is already on screen. */

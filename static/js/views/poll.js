@@ -83,10 +83,11 @@ export function createPollView(els) {
     return t(open.peer && open.stage === "first" ? "poll.waitingFirst" : "poll.waiting", { square: name(mine) });
   }
 
-  function studentText(poll, lane) {
+  // Between questions, the result while the board shows the class's answers, else what to do when asked.
+  function studentText(poll, lane, answers) {
     const { open, result } = poll;
     if (open) return openText(poll, lane);
-    if (!result) return "";
+    if (!result || !answers) return t("poll.idleStudent");
     const params = { square: nameOf(lane, result.answer), share: percent(accuracy([result]) ?? 0) };
     // On a turned board the knight made no move: the sentence says where the search would go.
     const [missed, right, wrong] = result.transfer ? ["poll.missedTurned", "poll.rightTurned", "poll.wrongTurned"]
@@ -121,12 +122,14 @@ export function createPollView(els) {
     const { poll, klass } = state, c = controls(state, runs);
     const leading = klass.role === "instructor", following = klass.role === "student";
     els.pollLead.hidden = !leading;
-    // The instructor's box holds the tools to ask; a student's stands over the board while a
-    // question is open, and while the board shows its answers.
-    els.poll.hidden = !leading && !(following && (poll.open || answersOf(runs.main, state)?.heat));
+    // The instructor's box holds the tools to ask; a student's stands over the board, its answer
+    // form too, all through the class: the board keeps its place and size when a question comes.
+    els.poll.hidden = !leading && !following;
     if (els.poll.hidden) return;
     const goesOn = seriesGoesOn(poll.history);
     els.pollAsk.disabled = !c.ask.enabled;
+    // A greyed-out Ask says why beside it.
+    setText(els.pollWhy, c.ask.enabled || !c.ask.why ? "" : t(c.ask.why));
     els.pollSeries.disabled = !c.ask.enabled || goesOn;
     const last = poll.history.at(-1);
     els.pollAsk.textContent = goesOn ? t("poll.next", { index: last.index + 1, of: last.of }) : t("poll.ask");
@@ -142,11 +145,12 @@ export function createPollView(els) {
     els.pollSecond.hidden = !c.second.enabled;
     els.pollPeer.disabled = els.pollConfidence.disabled = !c.ask.enabled;
     els.pollResults.disabled = !c.results.enabled;
-    const [said, detail] = leading ? leaderText(poll, klass.presenter) : [studentText(poll, runs.main), ""];
+    const [said, detail] = leading ? leaderText(poll, klass.presenter)
+      : [studentText(poll, runs.main, answersOf(runs.main, state)?.heat), ""];
     const text = turnedText(poll) + said;
     els.pollText.textContent = poll.note ? text + t("sentence.gap") + t(poll.note.id, poll.note.params) : text;
     setText(els.pollDetail, detail);
-    els.pollForm.hidden = !following || !poll.open || poll.open.stage === "discuss";
+    els.pollForm.hidden = !following;
     els.pollSquare.disabled = els.pollAnswer.disabled = !c.answer.enabled;
     els.pollSure.hidden = !(following && c.answer.enabled && poll.open?.confidence);
     for (const radio of els.pollSure.querySelectorAll("input")) radio.checked = radio.value === String(poll.sure);
