@@ -138,9 +138,10 @@ def badged(context):
     # badge earned there would be work thrown away at every load.
     earn = badge is None and badges.of(request.environ) is None and context["embed"] is None
     context["limits"]["badgeProof"] = badges.asked() if earn else None
-    seat = seating.app_seats().of(request.environ)
+    seats = seating.app_seats()
+    seat = seats.of(request.environ)
     context["seat"] = seating.number(seat) if seat else None
-    context["instructor"] = context["embed"] is None and seating.app_seats().is_instructor(request.environ)
+    context["instructor"] = context["embed"] is None and seats.is_instructor(request.environ)
     return with_badge(make_response(render_template("index.html", **context)), badge)
 
 
