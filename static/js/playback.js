@@ -63,8 +63,10 @@ export function createPlayback(store, runs) {
     return Promise.resolve(true);
   }
 
+  /** Send a control to every lane whose run the server still has (a finished one has none). */
   async function sendAll(event, body) {
-    const answers = await Promise.all(runs.active().map((lane) => lane.send(event, body)));
+    const searching = runs.active().filter((lane) => !lane.result);
+    const answers = await Promise.all(searching.map((lane) => lane.send(event, body)));
     return answers.every(Boolean);
   }
 

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.support.page import READY
+from tests.support.page import READY, STEP, caught_up, wait_for_events
 
 LANES = [("#board", "#caption-main", "Naive"), ("#board-second", "#caption-second", "Warnsdorff")]
 
@@ -58,3 +58,24 @@ def test_the_race_says_who_finished_first_and_the_lesson_which_side_it_follows(p
     page.get_by_role("radio", name="Warnsdorff", exact=True).check()
     expect(page.locator("#stack li").first).to_contain_text(re.compile(r"^36\. "))
     page.get_by_role("button", name="Pause").click()
+
+
+
+def test_every_control_works_on_the_side_still_searching_once_the_other_has_finished(page, site):
+    open_race(page, site)
+    status, play = page.get_by_role("status"), page.locator("#play")
+    play.click()
+    expect(status).to_contain_text("Naive is still searching")
+    play.click()  # Pause
+    expect(status).to_contain_text("Paused")
+    expect(play).to_have_text("Play")
+    taken = caught_up(page, site)  # the finished side has no run left on the server
+    page.get_by_role("button", **STEP).click()
+    wait_for_events(page, taken + 1)
+    expect(status).not_to_contain_text("no run to control")
+    play.click()  # Play again: the naive side goes on
+    expect(play).to_have_text("Pause")
+    page.wait_for_function(f"() => knightsTour.model.events > {taken + 1}")
+    page.get_by_role("button", name="Skip to end").click()
+    expect(status).to_contain_text("Naive: Tour found")
+    expect(status).not_to_contain_text("no run to control")
