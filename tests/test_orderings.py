@@ -6,7 +6,7 @@ import json
 import pytest
 
 from server.engine import Search, example_graph, knight_graph
-from server.engine.orderings import NAMED, ordering, parse
+from server.engine.orderings import KEYS, NAMED, NEVER_TIE, idle_keys, ordering, parse
 from tests.support.golden import FIXTURE, vectors
 
 
@@ -69,3 +69,28 @@ def test_a_key_that_reads_a_board_is_refused_on_a_graph_without_one():
         with pytest.raises(ValueError, match="needs a board"):
             Search(example_graph(), 0, order)
     assert list(Search(example_graph(), "A", "pohl,-index", all_tours=True))  # no board needed
+
+
+def lists(order, graph):
+    """Return each square's moves in the order an ordering tries them, with nothing visited."""
+    try_from = ordering(order, graph, [False] * len(graph), seed=7, start=0)
+    return [try_from(u) for u in range(len(graph))]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_key_said_never_to_tie_leaves_the_keys_after_it_nothing_to_decide_and_no_other_key_does(key):
+    boards = [knight_graph(n, n) for n in (5, 6, 8)]
+    decided = {
+        other
+        for other in KEYS
+        if other != key
+        for sign in ("", "-")
+        for graph in boards
+        if lists(f"{key},{sign}{other}", graph) != lists(key, graph)
+    }
+    if key in NEVER_TIE:
+        assert decided == set(), f"{key} is said never to tie, yet {sorted(decided)} decide after it"
+        assert idle_keys(f"onward,{key},-centre,edge") == [("centre", True), ("edge", False)]
+    else:
+        assert decided, f"no key decides anything after {key}: it belongs in NEVER_TIE"
+        assert idle_keys(f"{key},moves") == []

@@ -100,6 +100,9 @@ PATH_KEYS = {
     "pohl": "the onward moves of its onward moves, summed (Pohl's second look), fewest first",
 }
 KEYS = [*SQUARE_KEYS, *MOVE_KEYS, *PATH_KEYS]
+# Keys that give every move from a square a value of its own: after one, no two moves are tied,
+# so the keys after it decide nothing.
+NEVER_TIE = ("index", "moves", "random")
 NEEDS_BOARD = {"centre", "start", "edge", "corner"}
 
 
@@ -128,6 +131,13 @@ def check_order(order):
     """Return order if it is an ordering's name or written form, else raise ValueError."""
     parse(order)
     return order
+
+
+def idle_keys(order):
+    """Return the keys of an ordering that decide nothing: those after its first that never ties."""
+    keys = parse(order)
+    first = next((at for at, (name, _) in enumerate(keys) if name in NEVER_TIE), len(keys))
+    return keys[first + 1 :]
 
 
 def needs_board(order):

@@ -26,6 +26,7 @@ from ..classes.tournaments import MAX_NAME as MAX_NICKNAME
 from ..edge import seats as seating
 from ..edge.badges import COOKIE, MAX_AGE
 from ..engine import ORDERINGS, example_graph
+from ..engine.orderings import NEVER_TIE
 from ..replies import Refusal, told
 from ..wire import (
     DEFAULT_SPEED,
@@ -101,6 +102,8 @@ def page_context():
             "speeds": SPEED_STEPS,
             "defaultSpeed": DEFAULT_SPEED,
             "orders": list(ORDERINGS),
+            # The keys after which no other key of an ordering decides anything.
+            "neverTie": list(NEVER_TIE),
             "maxStripSide": MAX_STRIP_SIDE,
             "maxStripBudget": MAX_STRIP_BUDGET,
             "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},

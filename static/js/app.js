@@ -81,7 +81,7 @@ const store = new Store({
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
-  orderings: initialComposer(loadLibrary(), link.settings.order), // the student's own: see composer.js
+  orderings: initialComposer(loadLibrary(), link.settings.order, limits.neverTie), // the student's own: see composer.js
   strip: NO_STRIP, // the orderings tried on many boards: see strip.js
   tournament: NO_TOURNAMENT, // the class's tournament of orderings: see tournament.js
 }, frameGap);

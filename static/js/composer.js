@@ -10,8 +10,8 @@ import { MAX_KEYS, NAMED, OrderError, parseOrder, writtenForm } from "./ordering
  * be mended), else null; name, the name typed for it; note, the last word on it ({id, params} or
  * null).
  */
-export function initialComposer(library, order) {
-  return { library, draft: draftOf(order), typed: null, name: nameIn(library, order) ?? "", note: null };
+export function initialComposer(library, order, neverTie) {
+  return { library, draft: draftOf(order, neverTie), typed: null, name: nameIn(library, order) ?? "", note: null };
 }
 
 /** Tell whether a name is taken: a named ordering's (in the page's language, or its own name), or
@@ -22,9 +22,12 @@ export function nameTaken(name, form, library) {
     || library.some((kept) => kept.form !== form && same(kept.name));
 }
 
-/** Return the draft that shows an ordering (a name or written form) key by key. */
-export function draftOf(order) {
-  return Object.hasOwn(NAMED, order) ? NAMED[order] : order;
+/** Return the draft that shows an ordering (a name or written form) key by key: none for a page's
+ * ordering whose one key never ties (naive, random; neverTie is the server's list), since every
+ * key a student adds after it would decide nothing. */
+export function draftOf(order, neverTie) {
+  if (!Object.hasOwn(NAMED, order)) return order;
+  return neverTie.includes(parseOrder(order)[0].name) ? "" : NAMED[order];
 }
 
 /** Return a draft's keys, [{name, descending}] ("" has none). */
@@ -92,7 +95,7 @@ export function createComposer(store, playback) {
 
     /** Show an ordering chosen elsewhere (the ordering field) in the composer. */
     show(order) {
-      set({ draft: draftOf(order), typed: null, name: nameIn(state().library, order) ?? "", note: null });
+      set({ draft: draftOf(order, store.state.limits.neverTie), typed: null, name: nameIn(state().library, order) ?? "", note: null });
     },
 
     /** Search with the draft, and keep it (with its name) in the library unless the page names it. */
@@ -100,14 +103,14 @@ export function createComposer(store, playback) {
       const { draft, name, library } = state();
       const form = tidyForm(draft || "moves");
       if (form === null) return;
+      // A student following a class keeps it, to enter in the class's tournament: the board is the class's.
+      const following = store.state.klass.role === "student";
       // tidyForm gave the page's own name for its form: it is not kept again, under another name.
       if (Object.hasOwn(NAMED, form)) {
-        set({ name: "", note: { id: "composer.isNamed", params: { form } } });
+        set({ name: "", note: { id: following ? "composer.isNamedFollowing" : "composer.isNamed", params: { form } } });
       } else {
         const kept = keep(library, form, name);
         saveLibrary(kept);
-        // A student following a class keeps it, to enter in the class's tournament: the board is the class's.
-        const following = store.state.klass.role === "student";
         set({ library: kept, note: { id: following ? "composer.keptFollowing" : "composer.used", params: { form } } });
       }
       playback.change({ order: form });

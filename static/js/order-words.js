@@ -1,7 +1,7 @@
 // How the page words an ordering: its name, each of its keys, and what it does.
 import { t } from "./i18n.js";
 import { nameIn } from "./library.js";
-import { NAMED, namedOrder, parseOrder } from "./orderings.js";
+import { NAMED, idleFrom, namedOrder, parseOrder } from "./orderings.js";
 
 // What each named ordering does, in words of its own.
 const NOTES = {
@@ -22,9 +22,18 @@ export function keyWords({ name, descending }) {
   return t(`orderKey.${name}.${descending ? "desc" : "asc"}`);
 }
 
-/** Return what an ordering does, in words. */
-export function orderNote(order) {
+/** Return what an ordering does, in words; the keys after one in neverTie are said to decide nothing. */
+export function orderNote(order, neverTie) {
   const named = namedOrder(order);
   if (Object.hasOwn(NOTES, named)) return t(NOTES[named]);
-  return t("order.customNote", { keys: parseOrder(order).map(keyWords).join(t("order.then")) });
+  const keys = parseOrder(order);
+  const idle = idleFrom(keys, neverTie);
+  const words = (some) => some.map(keyWords).join(t("order.then"));
+  if (idle === keys.length) return t("order.customNote", { keys: words(keys) });
+  return t("order.idleNote", { keys: words(keys.slice(0, idle)), idle: words(keys.slice(idle)) });
+}
+
+/** Return the words that a key decides nothing, since blocker, a key above it, never ties. */
+export function idleWords(blocker) {
+  return t("order.idleKey", { key: keyWords(blocker) });
 }

@@ -120,6 +120,13 @@ export function writtenForm(keys) {
   return keys.map(({ name, descending }) => (descending ? `-${name}` : name)).join(",");
 }
 
+/** Return the place of an ordering's first key that decides nothing (keys.length if each decides):
+ * the one after its first key in neverTie (the server's list of keys that leave no two moves tied). */
+export function idleFrom(keys, neverTie) {
+  const first = keys.findIndex(({ name }) => neverTie.includes(name));
+  return first < 0 ? keys.length : first + 1;
+}
+
 /** Return an ordering's keys, or null if order is no ordering's name or written form. */
 export function keysOf(order) {
   try {

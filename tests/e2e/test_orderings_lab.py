@@ -75,6 +75,32 @@ def test_a_composed_ordering_searches_as_the_engine_and_its_link_brings_it_back(
     again.close()
 
 
+def test_keys_after_one_that_never_ties_decide_nothing_and_no_draft_starts_with_one(page, site):
+    page.goto(f"{site.url}/?rows=6&cols=6&order=naive")
+    page.wait_for_function(READY)
+    page.get_by_text("Compose your own ordering").click()
+    written = page.get_by_label("Written form")
+    expect(written).to_have_value("")  # naive's one key never ties: nothing added after it would count
+    keys = ("Square number (the textbook's order)", "Onward moves (Warnsdorff)")
+    keys += ("Distance from the start square",)
+    for key in keys:
+        page.get_by_label("Add a key").select_option(label=key)
+        page.get_by_role("button", name="Add", exact=True).click()
+    expect(written).to_have_value("index,onward,start")
+    rows = page.locator("#composer-keys li")
+    expect(rows.nth(0)).not_to_contain_text("decides nothing")
+    for later in (1, 2):
+        expect(rows.nth(later)).to_contain_text("decides nothing: “lowest square number first” above it")
+    page.get_by_role("button", name="Use this ordering").click()
+    expect(page.locator("#order-note")).to_have_text(
+        "Ranks the moves by lowest square number first, which never leaves two moves tied: the keys "
+        "after it (fewest onward moves first, then nearest the start square first) decide nothing."
+    )
+    page.get_by_role("button", name="Remove lowest square number first").click()
+    expect(rows.nth(0)).not_to_contain_text("decides nothing")
+    expect(rows.nth(1)).not_to_contain_text("decides nothing")
+
+
 def test_a_typed_form_that_is_no_ordering_is_refused_saying_why_and_changes_nothing(page, site):
     page.goto(f"{site.url}/?rows=5&cols=5")
     page.wait_for_function(READY)

@@ -60,7 +60,6 @@ def test_the_race_says_who_finished_first_and_the_lesson_which_side_it_follows(p
     page.get_by_role("button", name="Pause").click()
 
 
-
 def test_every_control_works_on_the_side_still_searching_once_the_other_has_finished(page, site):
     open_race(page, site)
     status, play = page.get_by_role("status"), page.locator("#play")

@@ -6,11 +6,14 @@ import { test } from "node:test";
 import { orderingCode } from "../../static/js/code.js";
 import { draftKeys, draftOf, edit, initialComposer, nameTaken } from "../../static/js/composer.js";
 import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, tidyForm } from "../../static/js/library.js";
-import { orderLabel } from "../../static/js/order-words.js";
-import { MAX_KEYS, KEYS, fewestOnwardFirst, needsBoard, usesSeed } from "../../static/js/orderings.js";
+import { orderLabel, orderNote } from "../../static/js/order-words.js";
+import { MAX_KEYS, KEYS, fewestOnwardFirst, idleFrom, needsBoard, usesSeed } from "../../static/js/orderings.js";
+
+// The server's list (server/engine/orderings.py NEVER_TIE), as the page receives it in its limits.
+const NEVER_TIE = ["index", "moves", "random"];
 
 test("a draft grows, flips, rises and shrinks one key at a time, each key at most once", () => {
-  let draft = draftOf("warnsdorff");
+  let draft = draftOf("warnsdorff", NEVER_TIE);
   assert.equal(draft, "onward");
   draft = edit(draft, { add: "centre" });
   assert.equal(draft, "onward,centre");
@@ -67,7 +70,7 @@ test("the library keeps the newest first, one entry a form, at most its size; la
   assert.equal(orderLabel("edge,onward", library), "edge,onward", "no name: its written form");
   assert.equal(orderLabel("warnsdorff", library), "Warnsdorff");
   assert.equal(orderLabel("onward,-centre", []), "Warnsdorff + Roth's tie-break", "a named form by its name");
-  assert.deepEqual(initialComposer(library, "pohl"), { library, draft: "pohl", typed: null, name: "Pohl again",
+  assert.deepEqual(initialComposer(library, "pohl", NEVER_TIE), { library, draft: "pohl", typed: null, name: "Pohl again",
     note: null });
 });
 
@@ -90,4 +93,18 @@ test("the code panel writes each ordering's ordered() as Python, every key in it
     "    return sorted(moves, key=lambda m: (onward_twice(m), -shuffled(square, seed).index(m)))",
     "    # onward_twice:", "    # shuffled:"]);
   assert.deepEqual(orderingCode("pohl").at(-1).comment, "orderKey.pohl.code");
+});
+
+test("the keys after one that never ties are said to decide nothing, and no draft starts with such a key", () => {
+  const keys = (form) => form.split(",").map((part) => ({ name: part.replace("-", ""), descending: part[0] === "-" }));
+  assert.equal(idleFrom(keys("onward,-centre"), NEVER_TIE), 2, "each key decides");
+  assert.equal(idleFrom(keys("index,-onward,start"), NEVER_TIE), 1);
+  assert.equal(idleFrom(keys("onward,random,edge"), NEVER_TIE), 2);
+  assert.match(orderNote("index,-onward,start", NEVER_TIE), /lowest square number first.*decide nothing/);
+  assert.match(orderNote("index,-onward,start", NEVER_TIE), /the keys after it \(most onward moves first, then nearest the start square first\) decide nothing/);
+  assert.doesNotMatch(orderNote("onward,-centre,index", NEVER_TIE), /decide nothing/);
+  assert.equal(draftOf("naive", NEVER_TIE), "", "naive is one key that never ties: the draft starts empty");
+  assert.equal(draftOf("random", NEVER_TIE), "");
+  assert.equal(draftOf("warnsdorff-roth", NEVER_TIE), "onward,-centre");
+  assert.equal(draftOf("index,onward", NEVER_TIE), "index,onward", "a student's own form is shown as it is");
 });

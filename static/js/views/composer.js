@@ -2,8 +2,8 @@
 // can still be added; its written form and name as the student typed them; the last word on it.
 import { draftKeys } from "../composer.js";
 import { t } from "../i18n.js";
-import { keyWords, orderLabel } from "../order-words.js";
-import { MAX_KEYS, writtenForm } from "../orderings.js";
+import { idleWords, keyWords, orderLabel } from "../order-words.js";
+import { MAX_KEYS, idleFrom, writtenForm } from "../orderings.js";
 import { setText, setValue } from "./dom.js";
 
 /** Return the composer's last word, in words. */
@@ -55,6 +55,7 @@ export function createComposerView(els) {
     shownFrom = from;
     const { draft, typed, name, note, library } = state.orderings;
     const keys = draftKeys(draft);
+    const idle = idleFrom(keys, state.limits.neverTie);
     const key = JSON.stringify([draft, state.view.language]);
     if (key !== shown) {
       shown = key;
@@ -66,6 +67,14 @@ export function createComposerView(els) {
         const code = document.createElement("code");
         code.textContent = writtenForm([each]);
         words.append(`${keyWords(each)} `, code);
+        if (i >= idle) {
+          // A key below one that never ties: it stays in the draft, said to decide nothing.
+          item.classList.add("composer-idle");
+          const why = document.createElement("span");
+          why.className = "composer-idle-why";
+          why.textContent = idleWords(keys[idle - 1]);
+          words.append(" ", why);
+        }
         item.append(words, rowButton("flip", i, each), rowButton("raise", i, each, i > 0), rowButton("remove", i, each));
         return item;
       }));

@@ -55,7 +55,7 @@ export function createControlsView(els, limits) {
     els.versusField.hidden = !racing;
     setText(els.orderLabel, t(racing ? "search.orderFirst" : "search.order"));
     setText(els.versusLabel, t("search.versus"));
-    setText(els.orderNote, orderNote(s.order) +
+    setText(els.orderNote, orderNote(s.order, limits.neverTie) +
       (s.closed && fewestOnwardFirst(s.order) ? ` ${t("order.closedNote")}` : ""));
     els.seedField.hidden = !usesSeed(s.order) && !(racing && usesSeed(s.versus));
   }

@@ -1,8 +1,8 @@
 // The class tournament: the instructor's setup and tools, a student's entry, their rank and own
 // boards, and the standings (on the projector, the first ten).
 import { t } from "../i18n.js";
-import { orderLabel } from "../order-words.js";
-import { NAMED } from "../orderings.js";
+import { keyWords, orderLabel } from "../order-words.js";
+import { NAMED, idleFrom, keysOf } from "../orderings.js";
 import { OUTCOME_CODES, entryOrder, standings } from "../tournament.js";
 import { setText, setValue } from "./dom.js";
 import { boardCell } from "./strip.js";
@@ -50,6 +50,17 @@ export function createTournamentView(els, limits) {
         const code = document.createElement("code");
         code.textContent = row.order;
         td.append(" ", code);
+      }
+      if (column === "order") {
+        // An entry whose later keys decide nothing searches as its first keys alone: say so.
+        const keys = keysOf(row.order) ?? [];
+        const idle = idleFrom(keys, limits.neverTie);
+        if (idle < keys.length) {
+          const why = document.createElement("small");
+          why.className = "tournament-idle";
+          why.textContent = t("tournament.idleKeys", { key: keyWords(keys[idle - 1]) });
+          td.append(" ", why);
+        }
       }
       tr.append(td);
     }
