@@ -1,4 +1,4 @@
-"""Which pages may be shown in another site's frame: the embed, by anyone; the rest, by no one."""
+"""Which pages another page may frame: the embed, any (or the sites named); the rest, none."""
 
 from flask import request
 
@@ -13,9 +13,12 @@ def init_app(app):
     @app.after_request
     def frame_headers(response):
         if request.endpoint in FRAMEABLE:
-            # EMBED_ANCESTORS: the sites allowed to frame the embed; empty: any http(s) site.
-            ancestors = " ".join(app.config["EMBED_ANCESTORS"]) or "*"
-            response.headers["Content-Security-Policy"] = f"frame-ancestors {ancestors}"
+            # EMBED_ANCESTORS: the sites allowed to frame the embed. With none named, no policy at
+            # all: `frame-ancestors *` would refuse a course page opened from disk (file:), a data:
+            # page and about:blank, whose origins no source matches.
+            if app.config["EMBED_ANCESTORS"]:
+                ancestors = " ".join(app.config["EMBED_ANCESTORS"])
+                response.headers["Content-Security-Policy"] = f"frame-ancestors {ancestors}"
         else:
             response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
             # For browsers that predate frame-ancestors.

@@ -161,3 +161,26 @@ def test_an_embeds_options_not_used_are_said(open_page):
         "This link's rows=99, panels=bogus, lang=fr could not be used (out of range or unknown):"
         " the usual settings stand in."
     )
+
+
+def test_the_embed_plays_in_a_course_page_opened_from_disk(site, visit, tmp_path):
+    # (Nor data: pages nor about:blank are tried: Chromium keeps them from framing a loopback
+    # address at all, whatever the address answers.)
+    frame = f'<iframe src="{site.url}/embed?{TOUR}&autoplay=true" width="480" height="544"></iframe>'
+    course = tmp_path / "course.html"
+    course.write_text(other_page("Slides, week 7", frame), encoding="utf-8")
+    embedded(visit(course.as_uri()), site).wait_for_function(FINISHED)
+
+
+def test_the_sites_named_alone_may_frame_the_embed(serve, other_site, visit, tmp_path):
+    site = serve({"EMBED_ANCESTORS": [other_site.url]})
+    frame = f'<iframe src="{site.url}/embed?{TOUR}&autoplay=true"></iframe>'
+    other_site.pages["/course.html"] = other_page("Graphs", frame)
+    embedded(visit(other_site.url + "/course.html"), site).wait_for_function(FINISHED)
+    # A page from disk is no site named: its frame is refused.
+    course = tmp_path / "course.html"
+    course.write_text(other_page("Slides", frame), encoding="utf-8")
+    page = visit("about:blank", expected=("frame-ancestors",))
+    with page.expect_console_message(lambda msg: "frame-ancestors" in msg.text):
+        page.goto(course.as_uri())
+    assert not [f for f in page.frames if f.url.startswith(site.url)]
