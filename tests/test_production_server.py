@@ -119,8 +119,12 @@ class Streaming:
         self.client = client
         assert client.call("start", {**GOOD, "speed": speed})["ok"] is True
 
-    def goes_on(self, events=200, timeout=10):
-        """Wait until at least events more events have arrived."""
+    def goes_on(self, events=200, timeout=60):
+        """Wait until at least events more events have arrived.
+
+        A stall, not a pace: the run's 5,000 a second bring 200 in 0.04 s on a quiet machine, and
+        the test asserts only that they come, however busy the machine is (bench/hostile.py
+        measures the pace beside a flood)."""
         mark = self.client.count()
         assert wait_for(lambda: self.client.count() >= mark + events, timeout), "the good run stalled"
 

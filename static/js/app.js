@@ -7,6 +7,7 @@ import { createComposer, initialComposer } from "./composer.js";
 import { connectAfter } from "./connection.js";
 import { controls } from "./controls.js";
 import { presenterDrawer } from "./drawer.js";
+import { placeQuestion } from "./question-place.js";
 import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage, t } from "./i18n.js";
@@ -177,6 +178,7 @@ listenForShortcuts({
 
 applyLanguage();
 presenterDrawer(document);
+placeQuestion(document);
 playback.showIdle();
 // A link's values the page could not use are said once, in place of the first status.
 const ignored = [...link.ignored, ...(embedded ? embedIgnored(location.search, embedded) : [])];

@@ -124,6 +124,7 @@ export function createControlsView(els, limits) {
     body.status = state.run.status;
     body.mode = state.settings.mode;
     body.lesson = String(state.view.lesson);
+    body.leading = String(state.klass.role === "instructor");
     body.presenter = String(state.klass.presenter && state.klass.role === "instructor");
     body.chooseStart = String(c.chooseStart.enabled);
     body.answering = String(c.answer.enabled);
