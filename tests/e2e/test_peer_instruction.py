@@ -43,6 +43,11 @@ def test_two_rounds_with_a_discussion_show_the_shift_and_how_sure_on_the_project
         "Question 1 of 1, round 1 (each on their own): {} so far. Students following when it was asked: 4."
     )
     expect(page.locator("#poll-text")).to_have_text(counting.format("0 answers"))
+    # On the phone each choice of how sure is one line: "not sure" as tall as "sure".
+    phone = students[0].locator("#poll-sure")
+    expect(phone).to_be_visible()
+    heights = [phone.locator("label").nth(i).bounding_box()["height"] for i in (0, 1)]
+    assert abs(heights[0] - heights[1]) < 2, f"the choices of how sure are {heights} px tall on a phone"
     right = next_square(site)
     wrong = next(s for s in free_squares(page) if s != right)
     name = {right: square_name(right, 5, 5), wrong: square_name(wrong, 5, 5)}

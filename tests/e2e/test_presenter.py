@@ -185,6 +185,11 @@ def test_presenter_view_of_a_race_keeps_both_trees_and_the_class_link_in_sight(i
         assert within, f"{name} is off screen: {box}"
     # The race's long status stays under the button that leaves presenter view, not over it.
     assert boxes["presenter-exit"]["bottom"] <= boxes["status"]["top"], boxes
+    # Both boards are drawn alike: the projector's contrast is the race's, not one side's.
+    looks = page.evaluate(
+        "() => ['board', 'board-second'].map((id) => getComputedStyle(document.getElementById(id)).filter)"
+    )
+    assert looks[0] == looks[1] != "none", looks
     page.screenshot(path=artifact("presenter_race_1920x1080.png"))
 
 
