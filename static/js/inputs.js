@@ -32,19 +32,26 @@ export function bindInputs(els, store, runs, actions) {
   bindTreeInputs(els, store, runs, playback);
 
   /**
-   * Read a whole number from a field, kept within low..high; note on the board when it was not
-   * (a board's field: another's shows the number kept alone).
+   * Read a whole number from a field, kept within low..high (empty: the number an empty field
+   * stands for); note on the board when it was not (a board's field: another's shows the number
+   * kept alone). A board's field left empty goes back to the board's own number, with no note.
    */
   function whole(input, low, high, empty = low, board = true) {
-    if (input.value.trim() === "") return empty;
+    if (input.value.trim() === "") {
+      if (board) {
+        note("board", null);
+        input.value = String(empty);
+      }
+      return empty;
+    }
     const value = Math.round(Number(input.value));
     const kept = Math.min(high, Math.max(low, Number.isFinite(value) ? value : low));
     if (board) note("board", kept !== value ? "board.clamped" : null, { low, high, typed: input.value, value: kept });
     input.value = String(kept);
     return kept;
   }
-  on(els.rows, "change", () => playback.change({ rows: whole(els.rows, 1, limits.maxSide) }));
-  on(els.cols, "change", () => playback.change({ cols: whole(els.cols, 1, limits.maxSide) }));
+  on(els.rows, "change", () => playback.change({ rows: whole(els.rows, 1, limits.maxSide, settings().rows) }));
+  on(els.cols, "change", () => playback.change({ cols: whole(els.cols, 1, limits.maxSide, settings().cols) }));
   on(els.seed, "change", () => playback.change({ seed: whole(els.seed, 0, limits.maxSeed, 0) }));
   on(els.budget, "change", () => playback.change({ budget: whole(els.budget, 1, limits.maxBudget, null) }));
   on(els.order, "change", () => {

@@ -104,3 +104,9 @@ def test_reset_and_board_change_clear_the_run(page):
     expect(page.locator("#board-note")).to_contain_text("1 to 32 rows and columns; 40 became 32")
     expect(page.get_by_label("Rows", exact=True)).to_have_value("32")
     expect(page.locator("#depth")).to_have_text("0 / 160")
+    # Rows cleared and left: the board keeps its 32 rows, and the note of the last change goes.
+    page.get_by_label("Rows", exact=True).fill("")
+    page.get_by_label("Rows", exact=True).dispatch_event("change")
+    expect(page.get_by_label("Rows", exact=True)).to_have_value("32")
+    expect(page.locator("#board-note")).to_be_empty()
+    expect(page.locator("#depth")).to_have_text("0 / 160")

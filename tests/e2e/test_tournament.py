@@ -157,3 +157,17 @@ def test_a_class_tournament_from_entries_to_standings_csv_and_a_restart(browser,
     finally:
         for context in contexts:
             context.close()
+
+
+def test_space_plays_after_a_click_on_the_tournaments_heading_and_enter_still_folds_it(instructor):
+    page = instructor
+    heading = page.locator("#tournament > summary")
+    heading.click()
+    expect(page.locator("#tournament")).to_have_attribute("open", "")
+    page.keyboard.press("Space")
+    page.wait_for_function("() => knightsTour.state === 'playing'")
+    expect(page.locator("#tournament")).to_have_attribute("open", "")  # Space did not fold it
+    page.keyboard.press("Space")
+    page.wait_for_function("() => knightsTour.state === 'paused'")
+    page.keyboard.press("Enter")
+    expect(page.locator("#tournament")).not_to_have_attribute("open", "")
