@@ -336,3 +336,12 @@ def test_the_strip_fits_phone_and_projector_in_both_languages(open_page, width, 
     last.scroll_into_view_if_needed()
     expect(last).to_be_in_viewport()
     strip.screenshot(path=artifact(f"strip-{width}-{language}.png"))
+
+
+@pytest.mark.parametrize("order", ["naive", "-pohl,-onward,-centre,-start,-edge,-corner,random,-index"])
+def test_the_orderings_code_is_whole_in_the_lesson_at_laptop_width(open_page, order):
+    page = open_page(f"/?rows=6&cols=6&order={order}", viewport={"width": 1280, "height": 800})
+    code = page.locator("#ordered-code")
+    expect(code).to_contain_text("def ordered(square):")
+    cut = code.evaluate("(box) => box.scrollWidth - box.clientWidth")
+    assert cut <= 0, f"the ordering's code is cut by {cut} px"
