@@ -12,7 +12,7 @@ import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage, t } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
-import { loadLibrary } from "./library.js";
+import { linkedLibrary, loadLibrary } from "./library.js";
 import { Lane } from "./lane.js";
 import { lessonLane } from "./lane-facts.js";
 import { publishView } from "./mirror.js";
@@ -82,7 +82,7 @@ const store = new Store({
   predict: PREDICT, // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
-  orderings: initialComposer(loadLibrary(), link.settings.order, limits.neverTie), // the student's own: see composer.js
+  orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see composer.js
   strip: NO_STRIP, // the orderings tried on many boards: see strip.js
   tournament: NO_TOURNAMENT, // the class's tournament of orderings: see tournament.js
 }, frameGap);
@@ -142,7 +142,8 @@ let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
   // An embed keeps the address its site gave it, so that a reload sets it up as the site chose.
-  const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass);
+  const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass,
+    state.orderings.library);
   if (address !== shownLink) history.replaceState(null, "", (shownLink = address));
   if (state.run.since !== null) store.touch(); // the clock ticks while the search runs
 });

@@ -29,6 +29,12 @@ export function keep(library, form, name) {
   return [{ form, name }, ...library.filter((each) => each.form !== form)].slice(0, MAX_KEPT);
 }
 
+/** Return the library with the composed ordering a link named (link: fromLink's), unless it names it already. */
+export function linkedLibrary(library, link) {
+  const { settings: { order }, name } = link;
+  return name && !nameIn(library, order) ? keep(library, order, name) : library;
+}
+
 /** Return the library this browser kept (what is not a valid entry is dropped). */
 export function loadLibrary() {
   let kept;

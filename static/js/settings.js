@@ -1,7 +1,8 @@
 // The settings of a run as the page keeps them, their limits (which the server's page states),
 // and the address that sets them up again: every value a link brings is checked.
-import { tidyForm } from "./library.js";
+import { checkName, nameIn, tidyForm } from "./library.js";
 import { parseSquare } from "./notation.js";
+import { NAMED } from "./orderings.js";
 
 const MODES = ["board", "race", "example"];
 // A class's ticket, as the server signs them: its nonce, a dot, and the signature.
@@ -16,7 +17,7 @@ const FORMER_RACE = { order: "naive", versus: "warnsdorff" };
 export function raceOrder(settings, first) {
   return first ? settings.order : settings.versus;
 }
-const LINK_KEYS = ["class", "ticket", "mode", "rows", "cols", "start", "order", "versus", "seed", "closed", "all",
+const LINK_KEYS = ["class", "ticket", "mode", "rows", "cols", "start", "order", "versus", "name", "seed", "closed", "all",
   "budget", "speed"];
 
 /**
@@ -97,14 +98,19 @@ export function fromLink(search, settings, limits) {
   const { alphabet, length } = limits.classCode;
   const classCode = take("class", code.length === length && [...code].every((c) => alphabet.includes(c)), code, null);
   const ticket = take("ticket", classCode !== null && TICKET.test(get("ticket") ?? ""), get("ticket"), null);
-  return { settings: next, klass: classCode && { code: classCode, ticket }, ignored };
+  // The name a student gave a composed ordering, so that the link brings it back under that name.
+  const name = checkName(get("name") ?? "");
+  const composed = !Object.hasOwn(NAMED, next.order) && next.order === tidyForm(get("order") ?? "");
+  const ordered = take("name", Boolean(name) && composed, name, null);
+  return { settings: next, klass: classCode && { code: classCode, ticket }, name: ordered, ignored };
 }
 
-/** Return the page's address for its settings (and the class it is in, {code, ticket}, if any). */
-export function toLink(settings, klass) {
+/** Return the page's address for its settings (and the class it is in, {code, ticket}, if any; the
+ * library, to name a composed ordering as its student named it). */
+export function toLink(settings, klass, library = []) {
   const values = {
     class: klass?.code, ticket: klass?.ticket, mode: settings.mode, rows: settings.rows, cols: settings.cols, start: settings.start,
-    order: settings.order, versus: settings.mode === "race" ? settings.versus : null, seed: settings.seed,
+    order: settings.order, name: nameIn(library, settings.order), versus: settings.mode === "race" ? settings.versus : null, seed: settings.seed,
     closed: settings.closed, all: settings.allTours,
     budget: settings.budget, speed: settings.speed,
   };

@@ -73,6 +73,17 @@ def test_a_composed_ordering_searches_as_the_engine_and_its_link_brings_it_back(
     expect(again.get_by_label(**ORDERING)).to_have_value("onward,-corner")
     assert again.locator("#order option:checked").inner_text() == "Corners last"
     again.close()
+    # In another browser, with nothing kept, the link names it too.
+    elsewhere = page.context.browser.new_context()
+    try:
+        fresh = elsewhere.new_page()
+        fresh.goto(page.url)
+        fresh.wait_for_function(READY)
+        assert "name=Corners+last" in page.url
+        assert fresh.locator("#order option:checked").inner_text() == "Corners last"
+        expect(fresh.get_by_label("Its name (optional)")).to_have_value("Corners last")
+    finally:
+        elsewhere.close()
 
 
 def test_keys_after_one_that_never_ties_decide_nothing_and_no_draft_starts_with_one(page, site):

@@ -110,7 +110,7 @@ test("the settings a link writes are the settings it reads back, with its class"
       allTours: true, budget: 77, speed: 2, seed: 99 };
     // Only a race's link names a second ordering: another mode keeps the page's own.
     const expected = settings.mode === "race" ? settings : { ...settings, versus: other.versus };
-    assert.deepEqual(read(link, other), { settings: expected, klass, ignored: [] }, link);
+    assert.deepEqual(read(link, other), { settings: expected, klass, name: null, ignored: [] }, link);
   }
 });
 
@@ -119,9 +119,9 @@ test("a link without values: the page's board, ordering, seed and speed; no clas
     order: "random", speed: 500, seed: 31 };
   const expected = { ...own, start: 0, closed: false, allTours: false, budget: null };
   for (const search of ["", "?", "&&"]) {
-    assert.deepEqual(read(search, own), { settings: expected, klass: null, ignored: [] }, search);
+    assert.deepEqual(read(search, own), { settings: expected, klass: null, name: null, ignored: [] }, search);
   }
-  assert.deepEqual(read("?rows", own), { settings: expected, klass: null, ignored: ["rows="] },
+  assert.deepEqual(read("?rows", own), { settings: expected, klass: null, name: null, ignored: ["rows="] },
     "a key without a value is a bad value");
 });
 
@@ -251,4 +251,15 @@ test("keys a link may carry that are not settings are passed over, unnamed; a re
   assert.deepEqual(ignored, []);
   // Several bad values are each named, in the order the page reads them.
   assert.deepEqual(read("?speed=3&rows=0&mode=x").ignored, ["rows=0", "mode=x", "speed=3"]);
+});
+
+test("a composed ordering's name goes with it in the link, and comes back with it; no other name does", () => {
+  const settings = { ...PAGE, order: "index,-onward,start" };
+  const link = toLink(settings, null, [{ form: "index,-onward,start", name: "Away from start" }]);
+  assert.match(link, /order=index,-onward,start&name=Away\+from\+start/);
+  assert.equal(read(link).name, "Away from start");
+  assert.equal(toLink(settings, null, []).includes("name="), false, "no name kept: none in the link");
+  assert.deepEqual(read("?order=warnsdorff&name=Mine").ignored, ["name=Mine"], "a page's own ordering keeps its name");
+  assert.deepEqual(read("?order=onward,edge&name=<b>").ignored, ["name=<b>"], "a name is letters, digits and a few marks");
+  assert.equal(read("?order=onward,edge&name=" + "x".repeat(25)).name, null, "at most 24 letters");
 });
