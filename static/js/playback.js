@@ -48,10 +48,12 @@ export function createPlayback(store, runs) {
     return begun.every(Boolean);
   }
 
+  /** Return the lanes whose run the server still has: a lane that has finished has none. */
+  const live = () => runs.active().filter((lane) => !lane.result);
+
   /** Start the lost runs again where each lane is: the server searches up to there unsent. */
   async function resumeAll(paused) {
-    const lanes = runs.active().filter((lane) => !lane.result);
-    const begun = await Promise.all(lanes.map((lane) => lane.start({ ...payload(lane, paused),
+    const begun = await Promise.all(live().map((lane) => lane.start({ ...payload(lane, paused),
       resume_at: lane.timeline.head })));
     return begun.every(Boolean);
   }
@@ -63,10 +65,9 @@ export function createPlayback(store, runs) {
     return Promise.resolve(true);
   }
 
-  /** Send a control to every lane whose run the server still has (a finished one has none). */
+  /** Send a control to every run still under way (a race's side that has finished has ended). */
   async function sendAll(event, body) {
-    const searching = runs.active().filter((lane) => !lane.result);
-    const answers = await Promise.all(searching.map((lane) => lane.send(event, body)));
+    const answers = await Promise.all(live().map((lane) => lane.send(event, body)));
     return answers.every(Boolean);
   }
 
@@ -319,7 +320,8 @@ export function createPlayback(store, runs) {
   }
 
   function progressed(lane, snapshot) {
-    if (lane !== runs.main) { store.touch(); return; }
+    // The page's status follows the main run, or a race's other side once the main has finished.
+    if (lane !== (live()[0] ?? runs.main)) { store.touch(); return; }
     if (snapshot.skipping) store.update({ run: { progress: snapshot } });
     else go("pause", { note: { id: "status.skipCancelled", params: { events: snapshot.events } } });
   }

@@ -5,7 +5,9 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.support.page import READY, STEP, caught_up, wait_for_events
+from server.classes.registry import classes
+from tests.support.page import FOLLOWING, READY, STEP, caught_up, wait_for_events
+from tests.support.waiting import wait_for
 
 LANES = [("#board", "#caption-main", "Naive"), ("#board-second", "#caption-second", "Warnsdorff")]
 
@@ -78,3 +80,23 @@ def test_every_control_works_on_the_side_still_searching_once_the_other_has_fini
     page.get_by_role("button", name="Skip to end").click()
     expect(status).to_contain_text("Naive: Tour found")
     expect(status).not_to_contain_text("no run to control")
+
+
+def test_a_class_sees_a_race_with_one_side_finished_paused_and_resumed(page, site, open_page):
+    open_race(page, site)
+    page.get_by_role("button", name="Start a class").click()
+    expect(page.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
+    code = page.locator("#lead-code").inner_text()
+    student = open_page(f"/?class={code}", until=FOLLOWING)
+    student.wait_for_function("() => knightsTour.store.settings.mode === 'race'")
+    page.get_by_role("button", name="Play").click()
+    expect(page.get_by_role("status")).to_contain_text("Naive is still searching")
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    expect(student.get_by_role("status")).to_contain_text("the instructor has paused")
+    held = page.evaluate("() => knightsTour.model.events")
+    page.get_by_role("button", name="Play", exact=True).click()
+    expect(student.get_by_role("status")).not_to_contain_text("the instructor has paused")
+    student.wait_for_function(f"() => knightsTour.model.events > {held + 5}")
+    page.get_by_role("button", name="End class").click()
+    assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
