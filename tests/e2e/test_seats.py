@@ -87,3 +87,18 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     )
     teacher.screenshot(path=artifact("seats_teacher_count.png"))
     teacher.get_by_role("button", name="End class").click()
+
+
+def test_the_key_page_once_the_key_is_held_asks_for_no_key(site, open_page):
+    teacher = open_page("/instructor", until="() => true", viewport={"width": 1366, "height": 768})
+    teacher.get_by_label("Key").fill(load_secret(site.app, "INSTRUCTOR_KEY", KEY_FILE, new_key).decode())
+    teacher.get_by_role("button", name="Enter").click()
+    expect(teacher.get_by_role("status")).to_contain_text("This browser has the key")
+    teacher.goto(site.url + "/instructor")  # the browser comes back, the cookie kept
+    expect(teacher.get_by_role("status")).to_contain_text("This browser has the key")
+    expect(teacher.get_by_label("Key")).to_be_hidden()
+    expect(teacher.get_by_role("button", name="Enter")).to_be_hidden()
+    expect(teacher.get_by_text("Enter the key the server printed")).to_be_hidden()
+    # A different key is still one click away.
+    teacher.get_by_text("Enter a different key").click()
+    expect(teacher.get_by_label("Key")).to_be_visible()
