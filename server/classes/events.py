@@ -127,7 +127,24 @@ def on_class_open(data=None):
         registry.close(klass)  # a class the other processes cannot know of is not opened
         raise
     _ensure_reaper()
-    return {"code": klass.code, "token": registry.token(klass), "ticket": registry.ticket(klass)}
+    token, ticket = registry.token(klass), registry.ticket(klass)
+    return {"code": klass.code, "token": token, "ticket": ticket, "students": 0}
+
+
+def students_following(klass):
+    """Return how many students follow a class, through every process (through this one alone
+    while Redis does not answer)."""
+    try:
+        elsewhere = directory().students(klass.code)
+    except Unavailable:
+        elsewhere = 0
+    return classes().students(klass) + elsewhere
+
+
+def tell_students(klass):
+    """Tell a class's instructor how many students follow it now."""
+    if klass is not None and not klass.remote and klass.instructor is not None:
+        socketio.emit("class_students", {"students": students_following(klass)}, to=klass.instructor)
 
 
 def welcome_from_here(registry, code, sid=None):
@@ -187,6 +204,7 @@ def on_class_claim(data=None):
         **welcome,
         "ticket": registry.ticket(klass),
         "followers": len(klass.followers),
+        "students": students_following(klass),
         **(count or {"answered": 0, "late": 0, "present": None}),
         "history": history,
     }
@@ -268,6 +286,7 @@ def on_class_join(data=None):
         answer, first = klass.polls.answer_of(voter_id)
     ticket = registry.ticket(klass) if not klass.remote else data.get("ticket")
     entry = entry_id(voter_id)
+    tell_students(klass)
     return {
         "code": klass.code,
         "ticket": ticket,
@@ -286,6 +305,7 @@ def on_class_leave(data=None):
     if klass is None:
         raise Refusal("class.not_following", NOT_FOLLOWING)
     leave_room(klass.room)
+    tell_students(klass)
     return {"code": klass.code}
 
 
@@ -327,8 +347,9 @@ def on_gone(sid):
     whose run waits, paused, for them to come back."""
     guesses().forget(sid)  # its address's bucket stays: reconnecting must not refill it
     classes().drop_second(sid)
-    klass = classes().led_by(sid)
+    klass, followed = classes().led_by(sid), classes().followed_by(sid)
     classes().left(sid)
+    tell_students(followed)
     if klass is not None:
         with klass.lock:
             player = klass.main.player

@@ -12,7 +12,7 @@ from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.player import Player
 from .directory import Unavailable
-from .events import NOT_FOLLOWING, led
+from .events import NOT_FOLLOWING, led, students_following
 from .polls import (
     ALREADY_OPEN,
     DISCUSS,
@@ -124,7 +124,7 @@ def on_poll_open(data=None):
     with klass.lock:
         player = _asked_about(klass)
         was = player.state()
-    present = _present(klass)
+    present = students_following(klass)
     # Paused before looking ahead, so that the move asked about is the next one the room sees.
     player.pause()
     _tell_room(klass, player)
@@ -160,16 +160,6 @@ def on_poll_open(data=None):
             _tell_room(klass, player)
         raise refused
     return {"poll": poll.question(), **poll.count()}
-
-
-def _present(klass):
-    """Return how many students follow a class, through every process (through this one alone
-    while Redis does not answer)."""
-    try:
-        elsewhere = directory().students(klass.code)
-    except Unavailable:
-        elsewhere = 0
-    return classes().students(klass) + elsewhere
 
 
 @socketio.on("poll_answer")
@@ -297,7 +287,7 @@ def on_poll_transfer(data=None):
     if turn not in TURNS:
         raise ValueError(BAD_TURN)
     _, peer, confidence = check_asking({key: data[key] for key in ("peer", "confidence") if key in data})
-    present = _present(klass)
+    present = students_following(klass)
     with klass.lock:
         path, search = klass.polls.turnable(number)
         turned, event = turned_next(search, path, turn)

@@ -21,7 +21,7 @@ import time
 
 from ..extension import socketio
 from .directory import Unavailable
-from .events import ended, hand_off, welcome_from_here
+from .events import ended, hand_off, tell_students, welcome_from_here
 from .poll_events import count_remote
 from .registry import classes, directory
 from .tournament_events import enter_remote
@@ -138,6 +138,8 @@ def _check(registry, shared, missing, grace, let_go):
     shared.count_students(
         {klass.code: registry.students(klass) for klass in remote if klass.code not in gone}
     )
+    for klass in owned:  # students who follow through other processes reach the count a beat later
+        tell_students(klass)
     # A key may be missing for a while with its owner alive: Redis restarted and lost every key,
     # or hung for longer than keys live. Its owner puts it back at its next beat, or the one
     # after if that beat had to wait for Redis: only a key missing longer has no owner.

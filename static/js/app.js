@@ -68,8 +68,9 @@ const store = new Store({
   // reviewing: the student moves their own copy; view: the instructor's last view; led: the
   // server has taken this page's claim since its connection last came up.
   // voter: a student's pass, kept across rejoins, to answer each of the class's questions once.
+  // students: how many students follow the class the page leads (null: not known yet).
   klass: { role: "none", code: null, presenter: false, note: null, control: null, ticket: null, waiting: false,
-    reviewing: false, view: null, led: false, voter: null },
+    reviewing: false, view: null, led: false, voter: null, students: null },
   // treeNode: the search tree's node pointed at or chosen by the keys, {run, node}, or null;
   // treeSpan: the stretch of its nodes zoomed to, {run, from, to}, or null for all of them.
   view: { hints: true, degrees: false, lesson: embedded ? embedded.panels.length > 0 : true, lines: false, side: "main",

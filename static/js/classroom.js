@@ -46,7 +46,8 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     remember(DISPLACED, null, "session");
     tournament.forget();
-    setClass({ role: "instructor", code: answer.code, ticket: answer.ticket, led: true }, { id: "class.opened" });
+    setClass({ role: "instructor", code: answer.code, ticket: answer.ticket, led: true, students: answer.students ?? 0 },
+      { id: "class.opened" });
     claimSecond();
   }
 
@@ -59,7 +60,8 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     if (mine?.code !== code) return false;
     const answer = await runs.main.server.request("class_claim", mine);
     if (answer.ok) {
-      setClass({ role: "instructor", code, ticket: answer.ticket, led: true }, { id: "class.leadAgain", params: { code } });
+      setClass({ role: "instructor", code, ticket: answer.ticket, led: true, students: answer.students ?? null },
+        { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
       polls.restored(answer);
       tournament.claimed(answer);
@@ -275,9 +277,14 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     store.update({ klass: { presenter: !state().klass.presenter } });
   }
 
+  /** Take the count of students following the class the page leads, as the server tells it. */
+  function studentsCounted({ students }) {
+    if (state().klass.role === "instructor") store.update({ klass: { students } });
+  }
+
   // The class's news, by the server's name for it.
   const news = { class_state: classState, class_control: classControl, class_ended: classEnded,
-    class_displaced: displaced, class_view: viewed };
+    class_displaced: displaced, class_view: viewed, class_students: studentsCounted };
   return { open, join, leave, end, invited, reconnected, started, backToLive, mark, claimSecond, disconnected,
     togglePresenter, rejoin: () => join(state().klass.code), news };
 }

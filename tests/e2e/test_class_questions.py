@@ -214,3 +214,21 @@ def test_a_student_s_board_holds_still_through_a_question_and_marks_the_answer(i
     press(page.get_by_role("button", name="Reveal"))
     expect(student.locator("#poll-text")).to_contain_text(f"you said {square_name(wrong, 5, 5)}")
     assert student.locator("#board").bounding_box() == before, "the board moved at the reveal"
+
+
+def test_the_instructor_sees_how_many_students_follow_before_any_question(instructor, open_page):
+    page = instructor
+    counted = page.locator("#lead-students")
+    expect(counted).to_have_text("Students following: 0")
+    code = page.locator("#lead-code").inner_text()
+    first = open_page(f"/?class={code}", until=FOLLOWING)
+    expect(counted).to_have_text("Students following: 1")
+    second = open_page(f"/?class={code}", until=FOLLOWING)
+    expect(counted).to_have_text("Students following: 2")
+    page.get_by_role("button", name="Presenter view").click()
+    expect(page.locator("#presenter-students")).to_have_text("Students following: 2")
+    second.get_by_role("button", name="Leave the class").click()
+    expect(page.locator("#presenter-students")).to_have_text("Students following: 1")
+    first.close()
+    expect(page.locator("#presenter-students")).to_have_text("Students following: 0")
+    assert page.locator("#poll-text").is_hidden(), "no question was asked"

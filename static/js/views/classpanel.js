@@ -47,6 +47,10 @@ export function createClassView(els) {
       if (shown.textContent !== text) shown.replaceChildren(...breakable(text));
     }
     const presenting = role === "instructor" && presenter;
+    // How many follow, before any question as during one: whom a question would reach.
+    const students = role === "instructor" && state.klass.students !== null ? t("class.students", {
+      count: state.klass.students }) : "";
+    for (const el of [els.leadStudents, els.presenterStudents]) setText(el, students);
     els.presenter.setAttribute("aria-pressed", String(presenting));
     els.presenterBar.hidden = !presenting;
     // Fetched only once presenting, and again only for another class.

@@ -336,6 +336,7 @@ export const EN = {
   "class.joinLabel": "Join a class with its code",
   "class.join": "Join",
   "class.codeLabel": "Class code:",
+  "class.students": "Students following: {count}",
   "class.studentsOpen": "Students open:",
   "class.presenter": "Presenter view",
   "class.end": "End class",

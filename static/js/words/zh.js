@@ -336,6 +336,7 @@ export const ZH = {
   "class.joinLabel": "用课堂代码加入",
   "class.join": "加入",
   "class.codeLabel": "课堂代码：",
+  "class.students": "正在跟随的学生：{count}",
   "class.studentsOpen": "学生打开：",
   "class.presenter": "演示视图",
   "class.end": "结束课堂",
