@@ -9,6 +9,7 @@ from tests.support.page import (
     artifact,
     click_square,
     frames_pass,
+    pixels,
     press,
     square_name,
     step_events,
@@ -18,6 +19,7 @@ from tests.support.questions import free_squares, next_square, results_csv
 
 RIGHT_RING = (0x13, 0x7A, 0x32)  # theme.js rightAnswer
 MY_ANSWER = (0x43, 0x38, 0xCA)  # theme.js myAnswer
+DEAD_END = (0x6A, 0x1B, 0x9A)  # theme.js deadEnd
 # The student's answer field: its placeholder's width as drawn, and the room inside its padding.
 PLACEHOLDER_FITS = """() => {
   const field = document.getElementById('poll-square'), style = getComputedStyle(field);
@@ -232,3 +234,26 @@ def test_the_instructor_sees_how_many_students_follow_before_any_question(instru
     first.close()
     expect(page.locator("#presenter-students")).to_have_text("Students following: 0")
     assert page.locator("#poll-text").is_hidden(), "no question was asked"
+
+
+def test_the_reveal_after_a_backtrack_reads_over_the_dead_end(instructor, open_page, site):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    student = open_page(f"/?class={code}", until=FOLLOWING)
+    # Naive 5x5 from a5: event 13 is the first backtrack, the move the question asks about.
+    events = step_events(page, 12)
+    student.wait_for_function(f"() => knightsTour.model.events === {events}")
+    page.get_by_role("button", name="Presenter view").click()
+    page.get_by_role("button", name="Ask the class").click()
+    right = next_square(site)
+    expect(student.locator("#poll-text")).to_contain_text("Tap the square the knight goes to next")
+    click_square(student, right // 5, right % 5)
+    expect(page.locator("#poll-text")).to_contain_text("1 answer so far")
+    page.get_by_role("button", name="Reveal").click()
+    assert wait_for_pixels(page, RIGHT_RING, 50), "the right square is not ringed on the projector"
+    frames_pass(page, 400)
+    page.screenshot(path=artifact("class_backtrack_revealed.png"))
+    page.wait_for_function(f"() => knightsTour.model.events === {events + 1}")
+    assert page.evaluate("() => knightsTour.model.backtracks") == 1, "the move revealed is a backtrack"
+    assert page.evaluate("() => knightsTour.overlay().answers") is not None, "the reveal still shows"
+    assert pixels(page, DEAD_END) < 20, "the dead end's marks lie over the reveal"

@@ -236,7 +236,9 @@ function paint(ctx, g, scene, marks, knight) {
   drawGrid(ctx, g);
   drawStart(ctx, g, model);
   drawPath(ctx, g, model, knight);
-  if (scene.deadEnd) drawDeadEnd(ctx, g, scene.deadEnd);
+  // A reveal reads first: the dead end its move backed out of waits until the reveal is gone.
+  const revealed = scene.answers && scene.answers.right >= 0;
+  if (scene.deadEnd && !revealed) drawDeadEnd(ctx, g, scene.deadEnd);
   drawNumbers(ctx, g, model);
   if (scene.degrees) drawDegrees(ctx, g, model, scene.degrees);
   drawHints(ctx, g, scene.hints || []);
