@@ -180,8 +180,9 @@ def test_the_class_sees_the_node_the_instructor_chooses_in_the_tree_and_the_zoom
     tree.focus()
     for key in ("ArrowDown", "ArrowDown", "ArrowRight", "+", "+"):
         tree.press(key)
+    # The page renders the keys' choice on its next frame: wait for it there.
+    expect(page.locator("#tree-point")).to_contain_text(", depth 3:")
     said = page.locator("#tree-point").inner_text()
-    assert ", depth 3:" in said
     expect(student.locator("#tree-point")).to_have_text(said)
     span = "knightsTour.store.view.treeSpan"
     first, last = page.evaluate(f"() => [{span}.from, {span}.to]")
