@@ -32,16 +32,14 @@ export function bindInputs(els, store, runs, actions) {
   bindTreeInputs(els, store, runs, playback);
 
   /**
-   * Read a whole number from a field, kept within low..high (empty: the number an empty field
-   * stands for); note on the board when it was not (a board's field: another's shows the number
-   * kept alone). A board's field left empty goes back to the board's own number, with no note.
+   * Read a whole number from a field, kept within low..high (empty: what an empty field stands
+   * for, null for none); note on the board when it was not (a board's field: another's shows the
+   * number kept alone). A field left empty shows the number it stands for, with no note.
    */
   function whole(input, low, high, empty = low, board = true) {
     if (input.value.trim() === "") {
-      if (board) {
-        note("board", null);
-        input.value = String(empty);
-      }
+      if (board) note("board", null);
+      if (empty !== null) input.value = String(empty);
       return empty;
     }
     const value = Math.round(Number(input.value));

@@ -45,13 +45,13 @@ export function createTournamentView(els, limits) {
       if (column === "name") td.scope = "row";
       td.className = `col-${column}`;
       td.textContent = text;
-      // A composed ordering's written form beside its name: the class reads how it was made.
-      if (column === "order" && !Object.hasOwn(NAMED, row.order) && label !== row.order) {
-        const code = document.createElement("code");
-        code.textContent = row.order;
-        td.append(" ", code);
-      }
       if (column === "order") {
+        // A composed ordering's written form beside its name: the class reads how it was made.
+        if (!Object.hasOwn(NAMED, row.order) && label !== row.order) {
+          const code = document.createElement("code");
+          code.textContent = row.order;
+          td.append(" ", code);
+        }
         // An entry whose later keys decide nothing searches as its first keys alone: say so.
         const keys = keysOf(row.order) ?? [];
         const idle = idleFrom(keys, limits.neverTie);
