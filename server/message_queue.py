@@ -72,6 +72,14 @@ def subscription(connect, channel, sleep, subscribed):
         sleep(next(delays))
 
 
+def _rooms(data):
+    """Return the rooms a message is emitted to (an emit may name one room or a list), none for the rest."""
+    room = data.get("room") if data.get("method") == "emit" else None
+    if room is None:
+        return ()
+    return tuple(room) if isinstance(room, list) else (room,)
+
+
 def _call(hook, *args):
     # What a hook does must not end the task that calls it.
     try:
@@ -110,16 +118,15 @@ class QueueManager(socketio.RedisManager):
             self._behind.discard(room)
 
     def _publish(self, data):
-        room = data.get("room") if data.get("method") == "emit" else None
+        rooms = _rooms(data)
         with self._lock:
-            if self._up and room not in self._behind and len(self._pending) < self.backlog:
+            if self._up and self._behind.isdisjoint(rooms) and len(self._pending) < self.backlog:
                 self._pending.append(data)
                 self._wake.set()
                 return
             # Once a room has missed a message, it gets none until it is brought up to date:
             # a later batch would reach it with a gap.
-            if room is not None:
-                self._behind.add(room)
+            self._behind.update(rooms)
 
     def _publish_pending(self):
         while True:
@@ -157,8 +164,7 @@ class QueueManager(socketio.RedisManager):
                 lost += self._pending
                 self._pending.clear()
             for each in lost:
-                if each.get("method") == "emit" and each.get("room") is not None:
-                    self._behind.add(each["room"])
+                self._behind.update(_rooms(each))
 
     def _wait_for_redis(self):
         for delay in retry_delays():

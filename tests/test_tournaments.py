@@ -152,28 +152,32 @@ def test_every_entry_is_searched_on_every_board_as_the_engine_searches_it(people
     assert wait_for(lambda: all(s.named("tournament") for s in students)), "the room is told"
     orders = ["naive", "warnsdorff", "onward,-centre"]
     names = ["Ann", None, "Bo"]
-    for student, join, order, name in zip(students, joined, orders, names, strict=True):
-        answer = student.call("tournament_enter", {"order": order, "name": name})
+    titles = [None, None, "Roth's tie  break"]  # the name Bo gave the ordering, for all to read
+    for student, join, order, name, title in zip(students, joined, orders, names, titles, strict=True):
+        answer = student.call("tournament_enter", {"order": order, "name": name, "title": title})
         assert answer == {"ok": True, "entry": join["entry"]}, "the id its page was given as it joined"
     views = [Standings(person) for person in (teacher, *students)]
     assert wait_for(lambda: all(view.finished(3) for view in views), timeout=20)
     for view in views:
         entries, still_open = view.now()
         assert still_open is True
-        for join, order, name in zip(joined, orders, names, strict=True):
+        for join, order, name, title in zip(joined, orders, names, titles, strict=True):
             row = entries[join["entry"]]
             assert (row["order"], row["name"], row["hidden"]) == (order, name, False)
+            assert row["title"] == (title and " ".join(title.split()))
             assert (row["outcomes"], row["backtracks"]) == expected(order)
 
 
 def test_the_instructor_hides_a_nickname_and_closes_the_entries(people, live_server):
     teacher, (ann, bo), (ann_join, _) = classroom(people, 2)
     teacher.call("tournament_open", RULES)
-    ann.call("tournament_enter", {"order": "warnsdorff", "name": "Rude word"})
+    ann.call("tournament_enter", {"order": "onward,-centre", "name": "Rude word", "title": "Ruder word"})
     assert teacher.call("tournament_hide", {"entry": ann_join["entry"]}) == {"ok": True}
     hidden = lambda person: Standings(person).now()[0].get(ann_join["entry"], {})  # noqa: E731
     assert wait_for(lambda: hidden(bo).get("hidden") is True)
-    assert hidden(bo)["name"] is None and hidden(bo)["order"] == "warnsdorff"
+    assert (
+        hidden(bo)["name"] is None and hidden(bo)["title"] is None and hidden(bo)["order"] == "onward,-centre"
+    )
     assert teacher.call("tournament_close") == {"ok": True}
     assert wait_for(lambda: Standings(bo).now()[1] is False)
     refused(bo, "tournament_enter", {"order": "naive"}, "tournament.closed", "not taking entries")
@@ -203,6 +207,14 @@ def test_who_may_do_what_and_bad_requests(people, live_server):
     refused(
         student, "tournament_enter", {"order": "naive", "name": "<script>"}, "tournament.bad_name", "nickname"
     )
+    for title in ("<b>Away</b>", "x" * 25, 7):
+        refused(
+            student,
+            "tournament_enter",
+            {"order": "naive", "title": title},
+            "tournament.bad_title",
+            "ordering's name",
+        )
     refused(student, "tournament_enter", "naive", "request.invalid", "needs an object with order")
     refused(teacher, "tournament_hide", {"entry": "nobody"}, "tournament.no_entry", "no entry with that id")
     refused(
@@ -226,7 +238,8 @@ def test_a_tournament_comes_back_with_its_instructor_after_a_restart(people, liv
     again = people()
     again.call("class_open")
     rows = [
-        {key: row[key] for key in ("id", "order", "name", "submitted", "hidden")} for row in kept.values()
+        {key: row[key] for key in ("id", "order", "name", "title", "submitted", "hidden")}
+        for row in kept.values()
     ]
     restore = {"tournament": first["tournament"], "open": False, "entries": rows}
     answer = again.call("tournament_open", {**RULES, "start": "centre", "restore": restore})
@@ -292,3 +305,25 @@ def test_the_helpers_search_it_and_a_students_own_strip_is_not_kept_waiting(serv
     assert wait_for(lambda: other.named("strip_done"), 30)
     assert done() < total / 2, f"the strip waited for {done()} of the tournament's {total} boards"
     teacher.call("class_end")
+
+
+def test_a_student_on_another_process_enters_under_the_name_they_gave_their_ordering(clusters, connect):
+    # The tournament's news goes to the room and its instructor at once: one emit to a list of rooms,
+    # which the Redis queue takes as it takes one room.
+    cluster = clusters(2)
+    first, second = cluster.apps  # the class is the first's
+    teacher, there = connect(first.url), connect(second.url)
+    code = teacher.call("class_open")["code"]
+    join = there.call("class_join", {"code": code})
+    assert wait_for(lambda: there.named("class_state"), 10)
+    opened = teacher.call("tournament_open", RULES)
+    assert opened["ok"] is True, opened
+    assert wait_for(lambda: there.named("tournament"), 10)
+    entered = there.call(
+        "tournament_enter", {"order": "onward,-centre", "name": "Ann", "title": "Roth tie break"}
+    )
+    assert entered == {"ok": True, "entry": join["entry"]}
+    for person in (teacher, there):
+        row = lambda person=person: Standings(person).now()[0].get(join["entry"], {})  # noqa: E731
+        assert wait_for(lambda row=row: row().get("title") == "Roth tie break", 10), row()
+        assert row()["name"] == "Ann"

@@ -90,7 +90,7 @@ class NoDirectory:
     def vote(self, code, voter, id, square):
         pass
 
-    def enter(self, code, voter, order, name):
+    def enter(self, code, voter, order, name, title=None):
         pass
 
 
@@ -185,9 +185,9 @@ class RedisDirectory:
         message = {"code": code, "voter": voter, "id": id, "square": square, "sure": sure, "round": round}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
-    def enter(self, code, voter, order, name):
+    def enter(self, code, voter, order, name, title=None):
         """Pass a student's entry in a class's tournament on to the class's owner."""
-        message = {"code": code, "voter": voter, "order": order, "name": name}
+        message = {"code": code, "voter": voter, "order": order, "name": name, "title": title}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
     def serve(self, welcome, subscribed, sleep, vote=None, taken=None, enter=None):
@@ -195,7 +195,7 @@ class RedisDirectory:
         process took, for ever; call subscribed() each time the subscription starts."""
         vote = vote or (lambda code, voter, id, square, sure, round: None)
         taken = taken or (lambda code: None)
-        enter = enter or (lambda code, voter, order, name: None)
+        enter = enter or (lambda code, voter, order, name, title: None)
         handlers = welcome, vote, taken, enter
         for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
             _safely(lambda data=message["data"]: self._dispatch(json.loads(data), *handlers))
@@ -203,7 +203,7 @@ class RedisDirectory:
     def _dispatch(self, request, welcome, vote, taken, enter):
         # An answer names its voter; a welcome request, as before answers were passed on, does not.
         if "order" in request:  # an entry: a voter's too
-            enter(request["code"], request["voter"], request["order"], request["name"])
+            enter(request["code"], request["voter"], request["order"], request["name"], request.get("title"))
         elif "voter" in request:
             vote(
                 request["code"],

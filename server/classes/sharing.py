@@ -51,14 +51,14 @@ def start(app, queue):
             registry, code, voter, id, square, sure, round
         ),
         let_go,
-        lambda code, voter, order, name: _enter_remote(app, registry, code, voter, order, name),
+        lambda code, voter, order, name, title: _enter_remote(app, registry, code, voter, order, name, title),
     )
     socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"], let_go)
 
 
-def _enter_remote(app, registry, code, voter, order, name):
+def _enter_remote(app, registry, code, voter, order, name, title):
     with app.app_context():  # its boards are searched by the app's helpers
-        enter_remote(registry, code, voter, order, name)
+        enter_remote(registry, code, voter, order, name, title)
 
 
 def _catch_up(registry):

@@ -18,7 +18,7 @@ from ..wire import parse_tournament, shown
 from .events import NOT_FOLLOWING, led
 from .poll_events import Throttle
 from .registry import classes, directory
-from .tournaments import Tournament, check_name, entry_id
+from .tournaments import Tournament, check_name, check_title, entry_id
 
 NEWS_EVERY = 0.5  # seconds between two news of the standings: two a second at most
 OPEN_ALREADY = "a tournament is open already: close it first"
@@ -112,10 +112,15 @@ def on_tournament_hide(data=None):
 @socketio.on("tournament_enter")
 @answered
 def on_tournament_enter(data=None):
-    """A student's page enters its ordering in the class's tournament, under a nickname or none."""
+    """A student's page enters its ordering (named or not) in the class's tournament, under a
+    nickname or none."""
     if not isinstance(data, dict) or "order" not in data:
         raise ValueError("'tournament_enter' needs an object with order, and a name or none")
-    order, name = check_order(data["order"]), check_name(data.get("name"))
+    order, name, title = (
+        check_order(data["order"]),
+        check_name(data.get("name")),
+        check_title(data.get("title")),
+    )
     registry = classes()
     klass = registry.followed_by(request.sid)
     if klass is None:
@@ -123,24 +128,24 @@ def on_tournament_enter(data=None):
     voter = registry.voter_of(request.sid)
     if klass.remote:
         # Checked here, entered by the class's owner: its news tells the page it was taken.
-        directory().enter(klass.code, voter, order, name)
+        directory().enter(klass.code, voter, order, name, title)
     else:
-        _enter(klass, voter, order, name)
+        _enter(klass, voter, order, name, title)
     return {"entry": entry_id(voter)}
 
 
-def _enter(klass, voter, order, name):
-    _tournament(klass).enter(entry_id(voter), order, name)
+def _enter(klass, voter, order, name, title=None):
+    _tournament(klass).enter(entry_id(voter), order, name, title=title)
     klass.standings.poke()
     klass.contest.more()
 
 
-def enter_remote(registry, code, voter, order, name):
+def enter_remote(registry, code, voter, order, name, title=None):
     """Enter an ordering a student sent through another process: checked there, refused quietly here."""
     klass = registry.owned(code)
     if klass is None or not isinstance(voter, str):
         return
     try:
-        _enter(klass, voter, order, name)
+        _enter(klass, voter, order, name, title)
     except ValueError:
         return  # closed, full, or too soon: the student's page sees no entry of theirs

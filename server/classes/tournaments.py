@@ -32,10 +32,9 @@ WAITING = "."
 
 NOT_OPEN = "the tournament is not taking entries: the instructor has closed it, or opened none"
 FULL = f"the tournament has {MAX_ENTRIES} entries, as many as it takes"
-BAD_NAME = (
-    f"a nickname has at most {MAX_NAME} letters, digits, spaces and . ' + - _, "
-    "beginning with a letter or digit"
-)
+NAME_RULE = f"at most {MAX_NAME} letters, digits, spaces and . ' + - _, beginning with a letter or digit"
+BAD_NAME = f"a nickname has {NAME_RULE}"
+BAD_TITLE = f"an ordering's name has {NAME_RULE}"
 NO_ENTRY = "there is no entry with that id"
 AGAIN_MS = 2000  # between two entries of one student: a script's flood of them is a few a second
 TOO_SOON = "you entered an ordering a moment ago: wait a second or two before entering another"
@@ -46,35 +45,43 @@ def entry_id(voter):
     return hashlib.sha256(f"entry:{voter}".encode()).hexdigest()[:12]
 
 
-def check_name(name):
-    """Return a nickname tidied (None for none), or raise a Refusal saying what a nickname may be."""
+def check_name(name, code="tournament.bad_name", rule=BAD_NAME):
+    """Return a nickname (or, with the code and rule of a title, an ordering's name) tidied, None
+    for none, or raise a Refusal saying what it may be."""
     if name is None:
         return None
     if not isinstance(name, str):
-        raise Refusal("tournament.bad_name", BAD_NAME)
+        raise Refusal(code, rule)
     tidy = " ".join(name.split())
     if tidy == "":
         return None
     if len(tidy) > MAX_NAME or not NAME.fullmatch(tidy):
-        raise Refusal("tournament.bad_name", BAD_NAME)
+        raise Refusal(code, rule)
     return tidy
 
 
-class Entry:
-    """One student's ordering, its nickname (None: anonymous) and what each board came to."""
+def check_title(title):
+    """Return the name a student gave their ordering tidied (None for none), or raise a Refusal."""
+    return check_name(title, "tournament.bad_title", BAD_TITLE)
 
-    def __init__(self, id, order, name, submitted, boards):
-        self.id, self.order, self.name, self.submitted = id, order, name, submitted
-        self.hidden = False  # its nickname, hidden by the instructor
+
+class Entry:
+    """One student's ordering (and the name they gave it, or None), its nickname (None: anonymous)
+    and what each board came to."""
+
+    def __init__(self, id, order, name, submitted, boards, title=None):
+        self.id, self.order, self.name, self.submitted, self.title = id, order, name, submitted, title
+        self.hidden = False  # its nickname and title, hidden by the instructor
         self.codes = [WAITING] * boards
         self.backtracks = [0] * boards
         self.next = 0  # its next board to search
 
     def row(self):
-        """Return the entry as the room is told it (a hidden nickname left out)."""
+        """Return the entry as the room is told it (a hidden nickname and title left out)."""
         return {
             "id": self.id,
             "name": None if self.hidden else self.name,
+            "title": None if self.hidden else self.title,
             "hidden": self.hidden,
             "order": self.order,
             "submitted": self.submitted,
@@ -97,23 +104,26 @@ class Tournament:
         # Entries come from the handlers, boards' ends from the helpers' answers.
         self._lock = threading.Lock()
 
-    def enter(self, id, order, name, submitted=None):
-        """Take (or replace) an entry: order checked, name a nickname or None; return it."""
+    def enter(self, id, order, name, submitted=None, title=None):
+        """Take (or replace) an entry: order checked, name a nickname or None, title the
+        ordering's name or None; return it."""
         with self._lock:
             if not self.open:
                 raise Refusal("tournament.closed", NOT_OPEN)
             check_order(order)
-            name = check_name(name)
+            name, title = check_name(name), check_title(title)
             if id not in self.entries and len(self.entries) >= MAX_ENTRIES:
                 raise Refusal("tournament.full", FULL)
             now = int(time.time() * 1000)
             before = self.entries.get(id)
             if submitted is None and before is not None and now - before.submitted < AGAIN_MS:
                 raise Refusal("tournament.too_soon", TOO_SOON)
-            entry = Entry(id, order, name, now if submitted is None else submitted, len(self.boards))
+            entry = Entry(id, order, name, now if submitted is None else submitted, len(self.boards), title)
             self.entries.pop(id, None)
-            # The same nickname again stays hidden: the instructor hid it, not the ordering.
-            entry.hidden = before is not None and before.hidden and before.name == name
+            # The same nickname and title again stay hidden: the instructor hid them, not the ordering.
+            entry.hidden = (
+                before is not None and before.hidden and (before.name, before.title) == (name, title)
+            )
             self.entries[id] = entry
             self._turns.append(entry)
             self._news["entries"][id] = entry
@@ -182,7 +192,7 @@ class Tournament:
 
     def restore(self, rows):
         """Take back the entries of a tournament the class had before its server restarted (as its
-        instructor's page kept them: id, order, name, submitted, hidden); their boards are searched
+        instructor's page kept them: id, order, name, title, submitted, hidden); their boards are searched
         again."""
         if not isinstance(rows, list) or len(rows) > MAX_ENTRIES:
             raise ValueError(f"entries must be a list of at most {MAX_ENTRIES}, not {shown(rows)}")
@@ -193,5 +203,5 @@ class Tournament:
             submitted = row.get("submitted")
             if type(submitted) is not int or not 0 <= submitted < 2**53:
                 raise ValueError(f"an entry's submitted is a millisecond, not {shown(submitted)}")
-            entry = self.enter(id, row.get("order"), row.get("name"), submitted)
+            entry = self.enter(id, row.get("order"), row.get("name"), submitted, row.get("title"))
             entry.hidden = row.get("hidden") is True

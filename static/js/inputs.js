@@ -2,6 +2,7 @@
 import { controls } from "./controls.js";
 import { rememberLanguage, t } from "./i18n.js";
 import { parseSquare, squareName } from "./notation.js";
+import { nameIn } from "./library.js";
 import { exportTour } from "./share.js";
 import { entryOrder } from "./tournament.js";
 import { bindTreeInputs } from "./tree-inputs.js";
@@ -129,7 +130,8 @@ export function bindInputs(els, store, runs, actions) {
   on(els.tournamentEntry, "submit", (event) => {
     event.preventDefault();
     const order = entryOrder(store.state.orderings);
-    if (order) tournament.enter(order, els.tournamentName.value.trim());
+    // A composed ordering goes under the name the student gave it, for the whole class to read.
+    if (order) tournament.enter(order, els.tournamentName.value.trim(), nameIn(store.state.orderings.library, order));
   });
   // A standings row's buttons: set its ordering up on the board, race it, hide or show its nickname.
   click(els.tournamentRows, (event) => {

@@ -106,8 +106,8 @@ export function createTournament(store, server) {
   /** Return what the server needs to bring the tournament back: its rules, and its entries but their boards. */
   function kept() {
     const { number, open, rules, entries } = state();
-    const rows = Object.values(entries).map(({ id, order, name, submitted, hidden }) =>
-      ({ id, order, name, submitted, hidden }));
+    const rows = Object.values(entries).map(({ id, order, name, title, submitted, hidden }) =>
+      ({ id, order, name, title: title ?? null, submitted, hidden }));
     return { ...rules, restore: { tournament: number, open, entries: rows } };
   }
 
@@ -147,10 +147,10 @@ export function createTournament(store, server) {
       told(await server.request("tournament_hide", { entry, hidden }));
     },
 
-    /** Enter the student's ordering under a nickname ("" for none). */
-    async enter(order, name) {
+    /** Enter the student's ordering, with the name they gave it (or none), under a nickname ("" for none). */
+    async enter(order, name, title = null) {
       set({ note: null });
-      const answer = await server.request("tournament_enter", { order, name: name || null });
+      const answer = await server.request("tournament_enter", { order, name: name || null, title: title || null });
       if (told(answer)) set({ mine: answer.entry, note: { id: "tournament.entered" } });
     },
 

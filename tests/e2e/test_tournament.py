@@ -13,6 +13,8 @@ from playwright.sync_api import expect
 from server.engine.survey import cell
 from tests.e2e.test_class_faults import FOLLOWING, lead
 from tests.support.page import artifact
+from tests.support.page import open_tournament as open_tournament_with
+from tests.support.waiting import wait_for
 
 SIDES = range(5, 13)  # the tournament's boards, from a corner
 BUDGET = 2_000
@@ -171,3 +173,86 @@ def test_space_plays_after_a_click_on_the_tournaments_heading_and_enter_still_fo
     page.wait_for_function("() => knightsTour.state === 'paused'")
     page.keyboard.press("Enter")
     expect(page.locator("#tournament")).not_to_have_attribute("open", "")
+
+
+# Ten entries of the same shape a class sends: the standings' first ten, each under a nickname.
+TEN = [
+    "warnsdorff",
+    "naive",
+    "onward,-centre",
+    "-start,onward",
+    "index",
+    "random",
+    "onward,start",
+    "-edge,onward",
+    "corner,onward",
+    "centre,onward",
+]
+
+# The race's boards, the screen less the side column, and each standings row's box and type size.
+RACE_LAYOUT = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const rows = [...document.querySelectorAll('#tournament-rows tr')];
+  return {
+    boards: ['board', 'board-second'].map((id) => box(document.getElementById(id)).width),
+    room: box(document.querySelector('.layout')).width - box(document.getElementById('panel')).width,
+    rem: parseFloat(getComputedStyle(document.documentElement).fontSize),
+    lesson: document.querySelector('.lesson').checkVisibility(),
+    rows: rows.map((row) => {
+      const { top, bottom, left, right } = box(row);
+      const clip = box(row.closest('.tournament'));
+      // Shown whole: on the screen, and not cut off by a scroll box of the tournament's own.
+      const whole = top >= 0 && bottom <= innerHeight && right <= innerWidth && left >= 0
+        && top >= clip.top && bottom <= clip.bottom + 0.5;
+      return { whole, size: parseFloat(getComputedStyle(row.cells[0]).fontSize) };
+    }),
+  };
+}"""
+
+
+def test_a_race_on_the_projector_with_the_tournament_open_keeps_large_boards_and_ten_readable_rows(
+    instructor, site, connect
+):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    page.locator("#mode input[value=race]").check()
+    open_tournament_with(page, smallest=5, largest=6, budget=100)
+    for i, order in enumerate(TEN):
+        student = connect(site.url)
+        assert student.call("class_join", {"code": code})["ok"]
+        assert student.call("tournament_enter", {"order": order, "name": f"Student {i + 1}"})["ok"]
+    expect(page.locator("#tournament-rows tr")).to_have_count(10)
+    page.get_by_role("button", name="Presenter view").click()
+    for size in ({"width": 1920, "height": 1080}, {"width": 1280, "height": 720}):
+        page.set_viewport_size(size)
+
+        def laid_out():
+            layout = page.evaluate(RACE_LAYOUT)
+            fits = min(layout["boards"]) >= 0.4 * layout["room"] and len(layout["rows"]) == 10
+            return layout if fits and all(row["whole"] for row in layout["rows"]) else None
+
+        assert wait_for(laid_out, 5), f"at {size}: {page.evaluate(RACE_LAYOUT)}"
+        layout = laid_out()
+        assert not layout["lesson"], "the lesson's row stayed beside the standings"
+        # Type of a size the projector's whole text has (20 px at 1080p): readable from the back.
+        assert all(row["size"] >= layout["rem"] - 0.01 for row in layout["rows"]), layout
+    # Folded, the tournament gives the lesson its row back.
+    page.locator("#tournament > summary").click()
+    expect(page.locator(".lesson")).to_be_visible()
+
+
+def test_an_ordering_a_student_named_is_entered_under_that_name_for_the_whole_class(instructor, open_page):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    open_tournament_with(page, smallest=5, largest=6, budget=100)
+    ann, bo = (open_page(f"/?class={code}", until=FOLLOWING) for _ in range(2))
+    ann.locator("#composer > summary").click()
+    ann.get_by_label("Written form").fill("-start,onward")
+    ann.get_by_label("Written form").press("Enter")
+    ann.get_by_label("Its name (optional)").fill("Away from start")
+    ann.get_by_role("button", name="Use this ordering").click()
+    ann.get_by_role("button", name="Enter this ordering").click()
+    expect(ann.locator("#tournament-note")).to_have_text("Your ordering is entered.")
+    # The other student, and the instructor, read the name Ann gave it (with its written form).
+    for other in (bo, page):
+        expect(other.locator("#tournament-rows .col-order")).to_have_text("Away from start -start,onward")

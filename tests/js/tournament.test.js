@@ -78,7 +78,7 @@ test("a claim the server answers without the tournament brings back the one the 
   tournament.claimed({ code: "ABCDEFG", tournament: null });
   assert.equal(asked[0].event, "tournament_open");
   assert.deepEqual(asked[0].payload, { smallest: 5, largest: 6, budget: 100, start: "centre",
-    restore: { tournament: 2, open: false, entries: [{ id: "a", order: "warnsdorff", name: "A", submitted: 7, hidden: true }] } });
+    restore: { tournament: 2, open: false, entries: [{ id: "a", order: "warnsdorff", name: "A", title: null, submitted: 7, hidden: true }] } });
   const fresh = setUp({ role: "instructor", code: "ABCDEFG" });
   fresh.tournament.claimed({ code: "ABCDEFG", tournament: STATE });
   assert.equal(fresh.asked.length, 0, "a tournament the server kept is taken as it is");

@@ -36,7 +36,8 @@ export function createTournamentView(els, limits) {
     const tr = document.createElement("tr");
     tr.dataset.entry = row.id;
     if (row.id === mine) tr.className = "tournament-me";
-    const label = orderLabel(row.order, library);
+    // Its author's name for a composed ordering, which the whole class reads; else the viewer's words.
+    const label = row.title ?? orderLabel(row.order, library);
     const cells = [["rank", String(row.rank)], ["name", nameOf(row, mine)], ["order", label],
       ["clean", String(row.tally.clean)], ["backtracks", row.tally.backtracks.toLocaleString()],
       ["searched", `${row.tally.searched}/${row.tally.boards}`]];
