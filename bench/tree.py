@@ -24,13 +24,13 @@ GOAL_RATE = 0.9  # the page's rate with the tree in sight, over its rate with it
 GOAL_FRAME_MS = 8  # drawing the whole tree, a frame
 GOAL_HEAP_MB = 64  # the tree's own memory
 
-# () => the tree's own memory in bytes: a depth a node (typed arrays, whole chunks) and the
+# () => the tree's own memory in bytes: a depth and a square a node (typed arrays, whole chunks) and the
 # lowest and highest depth of each block, level by level (arrays of small integers, 4 bytes each
 # with V8's compressed pointers; 8 without).
 TREE_BYTES = """() => {
   const tree = knightsTour.tree;
   const blocks = tree.low.reduce((n, level) => n + 2 * level.length, 0);
-  const depths = tree.chunks.reduce((n, c) => n + c.byteLength, 0);
+  const depths = [...tree.chunks, ...tree.squareChunks].reduce((n, c) => n + c.byteLength, 0);
   return { nodes: tree.size, exact: tree.exact, depths, blocks,
            stretches: tree.stretches ? tree.stretches.from.length : 0 };
 }"""
@@ -210,7 +210,7 @@ def main(argv=None):
     )
     depths, heap = memory["depths"] / 2**20, memory["heap"] / 2**20
     print(
-        f"  tree's memory  {mb:.1f} MB for {memory['nodes']:,} nodes (depths {depths:.1f} MB, "
+        f"  tree's memory  {mb:.1f} MB for {memory['nodes']:,} nodes (depths and squares {depths:.1f} MB, "
         f"{memory['blocks']:,} block bounds); the page's heap grew {heap:.1f} MB in the run "
         f"(goal < {GOAL_HEAP_MB} MB: {verdict(mb < GOAL_HEAP_MB)})"
     )

@@ -4,7 +4,7 @@ import { earnBadge } from "./badge.js";
 import { createClassroom } from "./classroom.js";
 import { createClips, initialClip } from "./clips/actions.js";
 import { createComposer, initialComposer } from "./composer.js";
-import { connectAfter } from "./connection.js";
+import { connectAfter, unanswered } from "./connection.js";
 import { controls } from "./controls.js";
 import { presenterDrawer } from "./drawer.js";
 import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
@@ -17,7 +17,7 @@ import { lessonLane } from "./lane-facts.js";
 import { publishView } from "./mirror.js";
 import { IDLE_RUN, createPlayback } from "./playback.js";
 import { NO_POLL, createPolls } from "./polls.js";
-import { PREDICT, createPredictor } from "./predict.js";
+import { createPredictor, keptPredict } from "./predict.js";
 import { placeQuestion } from "./question-place.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
@@ -80,7 +80,7 @@ const store = new Store({
   embedded,
   snippet: SNIPPET, // the choices for the embed code the page gives: see embed.js
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
-  predict: PREDICT, // the page's own questions about the next move: see predict.js
+  predict: keptPredict(), // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
   orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see composer.js
@@ -199,6 +199,7 @@ window.knightsTour = Object.freeze({
   get state() { return store.state.run.status; },
   get store() { return store.state; },
   get reducedMotion() { return reducedMotion.matches; },
+  get unanswered() { return unanswered(); },
   overlay: () => boards.overlay(store.state, runs),
   depthSamples: () => {
     const lane = lessonLane(store.state, runs);

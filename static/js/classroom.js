@@ -25,6 +25,7 @@ function voterFor(code) {
 // brought back by the browser after it discarded the tab), the tab follows that class and
 // never takes it back from the tab that leads it.
 const DISPLACED = "knights-tour-displaced";
+const PRESENTING = "knights-tour-presenting"; // the code of the class this tab shows in presenter view
 const KEEP_TOKEN = new Set(["refusal.class.unavailable", "refusal.request.too_many"]);
 
 /**
@@ -60,7 +61,9 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     if (mine?.code !== code) return false;
     const answer = await runs.main.server.request("class_claim", mine);
     if (answer.ok) {
-      setClass({ role: "instructor", code, ticket: answer.ticket, led: true, students: answer.students ?? null },
+      // A projector's page reloaded mid-lesson comes back in presenter view.
+      const presenter = recall(PRESENTING, "session") === code;
+      setClass({ role: "instructor", code, ticket: answer.ticket, led: true, students: answer.students ?? null, presenter },
         { id: "class.leadAgain", params: { code } });
       playback.reattached(answer);
       polls.restored(answer);
@@ -274,7 +277,9 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
   }
 
   function togglePresenter() {
-    store.update({ klass: { presenter: !state().klass.presenter } });
+    const presenter = !state().klass.presenter;
+    remember(PRESENTING, presenter ? state().klass.code : null, "session");
+    store.update({ klass: { presenter } });
   }
 
   /** Take the count of students following the class the page leads, as the server tells it. */

@@ -14,6 +14,13 @@ export function connectAfter(promise) {
   ready = promise;
 }
 
+let awaiting = 0; // requests of every lane still waiting for the server's answer
+
+/** Return how many requests are still waiting for the server's answer (the page's tests wait for none). */
+export function unanswered() {
+  return awaiting;
+}
+
 /**
  * Connect and return the connection: request() sends, listen() hands the server's events to
  * whoever takes them. link: connection(up) on the connection going up or down, error(refusal)
@@ -65,10 +72,12 @@ export function connect(link) {
     },
     /** Send a request and resolve with the server's answer, {ok, error?}. */
     request(event, payload) {
+      awaiting += 1;
       return socket
         .timeout(ANSWER_MS)
         .emitWithAck(event, payload)
-        .catch(() => ({ ok: false, timedOut: true }));
+        .catch(() => ({ ok: false, timedOut: true }))
+        .finally(() => { awaiting -= 1; });
     },
   };
 }

@@ -175,8 +175,8 @@ const partings = new WeakMap(); // a race's first tree -> how far it is known to
 /**
  * Return the first node at which a race's two trees part (the searches' first paths part just
  * above it: another square, or a backtrack in one of them); -1 while they are alike as far as
- * both go; null if they cannot be compared (a tree not whole, an event let go, or trees alike
- * as far as a skip's outline, which cannot tell).
+ * both go; null if they cannot be compared (a tree not whole, or trees alike as far as a skip's
+ * outline, which cannot tell).
  */
 export function partingNode(first, second) {
   const a = first.tree, b = second.tree;
@@ -185,9 +185,8 @@ export function partingNode(first, second) {
   if (!known || known.other !== b) partings.set(a, known = { other: b, alike: 0, parted: false });
   // Trees only grow, so nodes found alike stay so: each node is compared once.
   for (const end = Math.min(a.exact, b.exact); !known.parted && known.alike < end;) {
-    const k = known.alike, x = first.codeAt(a.eventOf(k)), y = second.codeAt(b.eventOf(k));
-    if (x === null || y === null) return null;
-    if (a.depthOf(k) !== b.depthOf(k) || x !== y) known.parted = true;
+    const k = known.alike;
+    if (a.depthOf(k) !== b.depthOf(k) || a.squareOf(k) !== b.squareOf(k)) known.parted = true;
     else known.alike += 1;
   }
   if (known.parted) return known.alike;

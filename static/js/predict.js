@@ -3,6 +3,7 @@
 // by the lane's gate) is judged against the answer before it plays.
 import { foresee } from "./foresight.js";
 import { knightSquare } from "./model.js";
+import { recall, remember as keep } from "./storage.js";
 
 export const MAX_EVERY = 100; // "every N moves" asks at most this rarely
 export const NO_SCORE = { asked: 0, right: 0, streak: 0, best: 0 };
@@ -10,6 +11,18 @@ export const NO_SCORE = { asked: 0, right: 0, streak: 0, best: 0 };
 // resume: the run was playing when the question stopped it; note: why a typed answer was not taken.
 export const PREDICT = { on: false, every: "move", n: 5, asking: null, feedback: null, resume: false, score: NO_SCORE,
   note: null };
+
+const KEPT = "knights-tour-predict"; // this tab's choice {on, every, n}: a reload keeps asking
+const EVERY = ["move", "n", "backtracks"];
+
+/** Return predict mode's starting state: PREDICT, with this tab's choice of how to be asked. */
+export function keptPredict() {
+  let kept = null;
+  try { kept = JSON.parse(recall(KEPT, "session") ?? "null"); } catch { /* none */ }
+  const { on, every, n } = kept ?? {};
+  return { ...PREDICT, on: on === true, every: EVERY.includes(every) ? every : PREDICT.every,
+    n: Number.isInteger(n) && n >= 2 && n <= MAX_EVERY ? n : PREDICT.n };
+}
 
 /** Tell whether predict mode can run on the page as it is (its own board, not a race or graph). */
 export function predictable(state) {
@@ -98,6 +111,8 @@ export function createPredictor(store, runs, playback) {
     const n = patch.n === undefined ? {} : { n: Math.max(2, Math.min(MAX_EVERY, Math.round(patch.n) || 2)) };
     const fresh = patch.on === undefined ? {} : { feedback: null, score: NO_SCORE };
     store.update({ predict: { ...patch, ...n, ...fresh, asking: null } });
+    const { on, every, n: often } = state().predict;
+    keep(KEPT, JSON.stringify({ on, every, n: often }), "session");
     check(); // the view may be held where the new choice asks, or no longer
   }
 

@@ -3,6 +3,8 @@
 // subtree is the run of nodes after it that lie deeper than it, so the whole tree is one depth
 // per node (a byte each, for boards of up to 255 squares), and the rest is found from the depths:
 // a node's subtree and its size, its ancestors, the path at any moment, the event that made it.
+// Each node's square is kept beside its depth (as many bytes again), so that every node is named
+// long after the page has let its event go.
 // Depth is the path's length once the node is on it: the start square is node 0, at depth 1.
 //
 // Searches over the depths take O(log n): blocks of BLOCK << l nodes keep their lowest and
@@ -36,6 +38,7 @@ export class SearchTree {
     this.squares = squares;
     this.Depths = squares < 256 ? Uint8Array : Uint16Array;
     this.chunks = [];
+    this.squareChunks = []; // node k's square, in chunks as the depths
     this.size = 0;    // nodes
     this.exact = 0;   // nodes held one by one (with their depths): the first ones
     this.stretches = null; // after a skip: {from, low, high} arrays, the outline of the nodes after exact
@@ -56,7 +59,7 @@ export class SearchTree {
     }
     for (const code of codes) {
       if (code === "found") this.tours.push(this.size - 1);
-      else if (code >= 0) this.add(++this.depth);
+      else if (code >= 0) this.add(++this.depth, code);
       else this.depth -= 1;
     }
   }
@@ -170,11 +173,15 @@ export class SearchTree {
     return high;
   }
 
-  add(depth) {
+  add(depth, square) {
     this.exact++;
     const k = this.size++;
-    if ((k & (CHUNK - 1)) === 0) this.chunks.push(new this.Depths(CHUNK));
+    if ((k & (CHUNK - 1)) === 0) {
+      this.chunks.push(new this.Depths(CHUNK));
+      this.squareChunks.push(new this.Depths(CHUNK)); // a square's number is below the squares too
+    }
     this.chunks[k >> CHUNK_BITS][k & (CHUNK - 1)] = depth;
+    this.squareChunks[k >> CHUNK_BITS][k & (CHUNK - 1)] = square;
     // Whole blocks are summed up as they end: once every BLOCK nodes, twice as rarely a level up.
     for (let l = 0, end = k + 1; end % (BLOCK << l) === 0; l++) {
       const half = (BLOCK << l) >> 1, start = end - (BLOCK << l);
@@ -190,6 +197,11 @@ export class SearchTree {
 
   pair(l, i) {
     return [Math.min(this.low[l][i], this.low[l][i + 1]), Math.max(this.high[l][i], this.high[l][i + 1])];
+  }
+
+  /** Return the square of node k, one of those held one by one. */
+  squareOf(k) {
+    return this.squareChunks[k >> CHUNK_BITS][k & (CHUNK - 1)];
   }
 
   /** Return node k's depth. */

@@ -4,7 +4,15 @@ projector, in presenter view and in the full page: the class reads a board that 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.page import FOLLOWING, artifact, click_square, rendered, step_events
+from tests.support.page import (
+    FOLLOWING,
+    artifact,
+    click_square,
+    laid_out,
+    open_tournament,
+    rendered,
+    step_events,
+)
 from tests.support.questions import free_squares, next_square
 
 SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}]
@@ -13,7 +21,7 @@ SIZES = [{"width": 1280, "height": 800}, {"width": 1920, "height": 1080}]
 def board_box(page):
     """Return the instructor's board's box, once the page has rendered what it has."""
     rendered(page)
-    box = page.locator("#board").bounding_box()
+    box = laid_out(page)
     return tuple(round(box[k]) for k in ("x", "y", "width", "height"))
 
 
@@ -30,6 +38,9 @@ def test_the_board_keeps_its_box_through_every_stage_of_a_question(
     student.wait_for_function(f"() => knightsTour.model.events === {events}")
     page.get_by_label("two rounds, with a discussion between").check()
     page.get_by_label("ask how sure").check()
+    open_tournament(page)
+    expect(page.locator("#tournament-status")).to_contain_text("entries are open")
+    page.locator("#tournament > summary").click()  # folded, until its stage
     if presenter:
         page.get_by_role("button", name="Presenter view").click()
     boxes = {"before": board_box(page)}
@@ -59,6 +70,10 @@ def test_the_board_keeps_its_box_through_every_stage_of_a_question(
     page.screenshot(path=artifact(f"question-revealed-{view}-{viewport['width']}.png"))
     stage("asked again", "Ask it again mirrored")
     stage("cancelled", "Cancel the question")
+    # The tournament's standings unfolded and folded (in presenter view, in the lesson's column).
+    for name in ("standings", "standings folded"):
+        page.locator("#tournament > summary").click()
+        boxes[name] = board_box(page)
     moved = {
         name: box
         for name, box in boxes.items()

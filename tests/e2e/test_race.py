@@ -6,9 +6,19 @@ import re
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import FOLLOWING, READY, STEP, caught_up, wait_for_events
+from tests.support.page import (
+    FASTEST,
+    FOLLOWING,
+    READY,
+    STEP,
+    caught_up,
+    pixels,
+    wait_for_events,
+    wait_for_pixels,
+)
 from tests.support.waiting import wait_for
 
+TEXT = (0x14, 0x18, 0x1C)  # the tree pictures' words (theme.js's grayText)
 LANES = [("#board", "#caption-main", "Naive"), ("#board-second", "#caption-second", "Warnsdorff")]
 
 
@@ -100,3 +110,40 @@ def test_a_class_sees_a_race_with_one_side_finished_paused_and_resumed(page, sit
     student.wait_for_function(f"() => knightsTour.model.events > {held + 5}")
     page.get_by_role("button", name="End class").click()
     assert wait_for(lambda: len(classes(site.app)) == 0, 5), "the class outlived its end"
+
+
+# The boards' column's content, the lesson's box, its tree section's width, and the lesson's panels' top.
+RACE_COLUMNS = """() => {
+  const box = (el) => el.getBoundingClientRect();
+  const shown = [...document.querySelector('.board-area').children].filter((el) => el.checkVisibility());
+  return { contentBottom: Math.max(...shown.map((el) => box(el).bottom)),
+           lesson: box(document.querySelector('.lesson')).toJSON(),
+           tree: box(document.querySelector('.lesson > section[data-panel="tree"]')).width,
+           code: box(document.querySelector('.lesson > section[data-panel="code"]')).top };
+}"""
+
+
+def test_a_race_on_a_laptop_packs_the_lesson_under_the_boards_and_points_at_the_smaller_tree(page, site):
+    page.goto(f"{site.url}/?mode=race&rows=6&cols=6&speed=1")
+    page.wait_for_function(READY)
+    page.locator("#speed").fill(FASTEST)
+    page.locator("#speed").dispatch_event("change")
+    page.get_by_role("button", name="Play").click()
+    for _, caption, _ in LANES:
+        expect(page.locator(caption)).to_contain_text("Finished", timeout=30_000)
+    layout = page.evaluate(RACE_COLUMNS)
+    # No empty band between the boards' column and the lesson, nor above the lesson's panels, and
+    # the trees across the lesson's width.
+    assert layout["lesson"]["top"] - layout["contentBottom"] < 40, layout
+    assert layout["code"] - layout["lesson"]["top"] < 80, layout
+    assert layout["tree"] >= 0.9 * layout["lesson"]["width"], layout
+    # Warnsdorff's 36 nodes are a line at the left edge beside naive's thousands: words point at them.
+    tree = page.locator("#tree-picture-second")
+    tree.scroll_into_view_if_needed()
+    expect(page.locator("#tree-name-second")).to_have_text("Warnsdorff: 36 nodes")
+    assert wait_for_pixels(page, TEXT, 50, canvas="#tree-picture-second"), (
+        "nothing says where the small tree is"
+    )
+    # Drawn in the same frame, naive's tree has no such words.
+    small, large = pixels(page, TEXT, "#tree-picture-second"), pixels(page, TEXT, "#tree-picture")
+    assert large < small / 10, f"words' pixels: {large} in naive's tree, {small} in Warnsdorff's"

@@ -9,7 +9,16 @@ from playwright.sync_api import expect
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
-from tests.support.page import FASTEST, artifact, model, square_name, step_events, wait_for_events
+from tests.support.page import (
+    FASTEST,
+    artifact,
+    model,
+    press,
+    rendered,
+    square_name,
+    step_events,
+    wait_for_events,
+)
 from tests.support.replay import path_nodes
 
 SIZES = ((390, 844), (1280, 800), (1920, 1080))  # phone, laptop, projector
@@ -270,3 +279,26 @@ def test_two_fingers_pinch_the_tree_in_and_out(open_page):
     assert span["from"] <= visits / 2 <= span["to"], "zoomed about the node between the fingers"
     pinch([320, 160, 80, 40, 20])  # together again, and more: the whole tree
     page.wait_for_function("() => knightsTour.store.view.treeSpan === null")
+
+
+# The tree's place on the page, the dead end's box, and how many backtracks the page shows.
+LESSON_PLACES = """() => [document.getElementById('tree-picture').getBoundingClientRect().y,
+  document.getElementById('dead-end').textContent, knightsTour.model.backtracks]"""
+
+
+def test_the_tree_stays_put_while_steps_and_step_backs_go_through_dead_ends(open_page):
+    page = open_page("/?rows=5&cols=5&start=a5&order=naive")
+    places = [page.evaluate(LESSON_PLACES)]
+    for _ in range(40):
+        step_events(page)
+        rendered(page)
+        places.append(page.evaluate(LESSON_PLACES))
+    for events in range(39, 29, -1):
+        press(page.locator("#back"))
+        wait_for_events(page, events)
+        rendered(page)
+        places.append(page.evaluate(LESSON_PLACES))
+    assert any(dead for _, dead, _ in places) and any(not dead for _, dead, _ in places[1:])
+    assert max(backtracks for *_, backtracks in places) > 0
+    tops = [top for top, *_ in places]
+    assert max(tops) - min(tops) <= 1, f"the tree moved between {min(tops)} and {max(tops)} px"

@@ -82,6 +82,27 @@ def click_square(page, row, col):
     board.click(position=centre)
 
 
+# (selector) => the element's box where the page lays it out, whatever its columns are scrolled to
+# (a click that brings a button into view scrolls them, and a reload scrolls them back), or null
+# when it is not shown.
+LAID_OUT = """(selector) => {
+  const element = document.querySelector(selector);
+  if (!element || !element.checkVisibility()) return null;
+  const { left, top, width, height } = element.getBoundingClientRect();
+  let x = left, y = top;
+  for (let el = element.parentElement; el; el = el.parentElement) {
+    x += el.scrollLeft;
+    y += el.scrollTop;
+  }
+  return { x, y, width, height };
+}"""
+
+
+def laid_out(page, selector="#board"):
+    """Return {x, y, width, height} of an element as page lays it out (see LAID_OUT), or None."""
+    return page.evaluate(LAID_OUT, selector)
+
+
 def rendered(page):
     """Wait until the page has rendered its state as it is now (it renders a change on the next
     animation frame, whose callbacks run in the order they were asked for)."""

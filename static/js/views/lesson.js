@@ -67,15 +67,10 @@ function branchRows(lane) {
   }));
 }
 
-/**
- * Return the name of the square of the lane's tree's node k ("?" once its event is let go); of a
- * node of the outlined part, on the newest path, that path's square.
- */
+/** Return the name of the square of the lane's tree's node k; of a node of the outlined part, on the newest path, that path's square. */
 function squareOf(lane, k) {
   const tree = lane.tree;
-  if (k >= tree.exact) return nameOf(lane, tree.outlinedSquare(k));
-  const code = lane.codeAt(tree.eventOf(k));
-  return code === null ? "?" : nameOf(lane, code);
+  return nameOf(lane, k >= tree.exact ? tree.outlinedSquare(k) : tree.squareOf(k));
 }
 
 /** Return the lesson panels' view. */
@@ -136,6 +131,7 @@ export function createLessonView(els) {
       rows.push({ value: null, className: "more", text: t("stack.more", { n: stack.length - shown.length }) });
     }
     showRows(els.stack, rows);
+    els.deadEnd.dataset.held = String(held(state)); // its room is kept while the run is held (app.css)
     // While the board shows a question asked again turned, the stack beside it is still the run's.
     if (shownLane(lane, state) !== lane) {
       setText(els.deadEnd, t("stack.turned"));
@@ -202,6 +198,7 @@ export function createLessonView(els) {
       const pointed = pointedNode(state, each), tree = each.tree;
       pictures[i].render({
         ...treeShown(state, each, lanes), length: each.model.path.length, pointed, parting: parting ?? -1,
+        sliver: racing ? t("lesson.treeSliver", { n: each.tree.size }) : null,
         // A picture drawn again later (it came into sight, it was resized) may be drawn before
         // the next render: by then the lane may have a new tree, whose squares are not this one's.
         nameOf: (k) => (each.tree === tree ? squareOf(each, k) : ""),

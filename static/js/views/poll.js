@@ -26,25 +26,28 @@ export function createPollView(els) {
 
   // The instructor's line: the count, or the share right; for two rounds, the share right in each
   // round, with the details below it (how the answers moved, how sure, against how many students).
-  function leaderText(poll, presenting) {
+  function leaderText(poll, presenting, why) {
     const { open, result } = poll;
     if (open) {
       const params = { n: poll.answered, index: open.index, of: open.of };
       const key = open.stage === "discuss" ? "poll.discussing" : open.peer ? COUNTING[open.stage] : "poll.counting";
       return [t(key, params) + counts(poll), ""];
     }
-    if (!result) return [presenting ? "" : t("poll.idle"), ""];
+    // In the full page a greyed Ask's reason takes the idle words' line (app.css keeps it off the
+    // tools' row, which it would make wrap): the board under the box keeps its place.
+    if (!result) return [presenting ? "" : why || t("poll.idle"), ""];
+    const reason = why && !presenting ? t("sentence.gap") + why : "";
     const share = percent(accuracy([result]) ?? 0);
     const asFirst = firstAsked(result, poll.history);
     if (!twoRounds(result)) {
       const said = t("poll.share", { n: result.answered, right: result.right, share });
-      return [said + asFirst + sureText(result) + counts(result), ""];
+      return [said + asFirst + sureText(result) + counts(result) + reason, ""];
     }
     const [first] = result.rounds, { moved } = result;
     const shares = t("poll.shareRounds", { first: percent(accuracy([result], 0) ?? 0), firstRight: first.right,
       firstN: first.answered, share, right: result.right, n: result.answered });
     const shift = t("poll.moved", { wrongRight: moved.wrong_right, rightWrong: moved.right_wrong });
-    return [shares + asFirst, shift + sureText(result) + counts(result)];
+    return [shares + asFirst + reason, shift + sureText(result) + counts(result)];
   }
 
   // A question asked again turned says so first, and after its reveal sets its share beside the
@@ -129,7 +132,8 @@ export function createPollView(els) {
     const goesOn = seriesGoesOn(poll.history);
     els.pollAsk.disabled = !c.ask.enabled;
     // A greyed-out Ask says why beside it.
-    setText(els.pollWhy, c.ask.enabled || !c.ask.why ? "" : t(c.ask.why));
+    const why = c.ask.enabled || !c.ask.why ? "" : t(c.ask.why);
+    setText(els.pollWhy, why);
     els.pollSeries.disabled = !c.ask.enabled || goesOn;
     const last = poll.history.at(-1);
     els.pollAsk.textContent = goesOn ? t("poll.next", { index: last.index + 1, of: last.of }) : t("poll.ask");
@@ -145,7 +149,7 @@ export function createPollView(els) {
     els.pollSecond.hidden = !c.second.enabled;
     els.pollPeer.disabled = els.pollConfidence.disabled = !c.ask.enabled;
     els.pollResults.disabled = !c.results.enabled;
-    const [said, detail] = leading ? leaderText(poll, klass.presenter)
+    const [said, detail] = leading ? leaderText(poll, klass.presenter, why)
       : [studentText(poll, runs.main, answersOf(runs.main, state)?.heat), ""];
     const text = turnedText(poll) + said;
     els.pollText.textContent = poll.note ? text + t("sentence.gap") + t(poll.note.id, poll.note.params) : text;

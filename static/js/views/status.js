@@ -75,7 +75,9 @@ function statusText(state, runs) {
     case "finished":
       if (!main.result) return t("status.paused");
       if (settings.mode !== "race") return describe(main);
-      return runs.active().map((lane) => t("outcome.named", { name: raceName(lane, state, runs), outcome: describe(lane) })).join(t("list.sentences"));
+      // A side whose end this page did not see (it reloaded, it joined after) has nothing to say.
+      return runs.active().filter((lane) => lane.result)
+        .map((lane) => t("outcome.named", { name: raceName(lane, state, runs), outcome: describe(lane) })).join(t("list.sentences"));
     default:
       return "";
   }

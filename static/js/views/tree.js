@@ -10,6 +10,8 @@ const TOUR_MARK = 4; // px: half the width of the triangle under a tour's column
 const KNIGHT_MARK = 5; // px: the least width and height of the knight's node
 const NAMED_WIDTH = 22; // px: the least width of a node whose square is written under it
 const NAME_SIZE = 11; // px: the names' type
+const SLIVER = 4; // px: a tree drawn narrower than this (a race's smaller one, on one scale) is pointed at
+const SLIVER_SIZE = 13; // px: the pointer's type
 
 /**
  * Return the node under (x, y), CSS pixels in a picture width x height of data (as render()
@@ -93,6 +95,15 @@ export class TreePainter {
         ctx.fillRect(c, lit * row, 1, (deepest - lit) * row);
       }
     }
+    // On a race's one scale the smaller tree may be a line at the left edge: say where it is.
+    const drawn = ((Math.min(known, to) - from) / (to - from)) * columns;
+    if (data.sliver && drawn < SLIVER) {
+      ctx.font = STYLE.quietFont.replace("{size}", SLIVER_SIZE);
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = STYLE.grayText;
+      ctx.fillText(data.sliver, Math.ceil(drawn) + 8, height / 2, width - drawn - 12);
+    }
     // Zoomed in far enough, each node's square is named.
     const named = columns / (to - from) >= NAMED_WIDTH ? this.name(data, columns, row, height) : null;
     // Tours: a line down their column and a triangle under it, in the goal's colour.
@@ -164,7 +175,8 @@ export class TreePicture extends CanvasView {
    * the known nodes after them (to known, if given) as still to come, nodes from to to across the
    * width, rows down to depth squares; the node pointed at (or -1)
    * outlined; nameOf(k) names node k's square, written when there is room; parting (or -1) the
-   * node where a race's two trees part, marked by a dashed line.
+   * node where a race's two trees part, marked by a dashed line; sliver (or none) the words
+   * beside a tree drawn only a few pixels wide.
    */
   render(data) {
     this.data = data;
