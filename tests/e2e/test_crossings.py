@@ -1,0 +1,159 @@
+"""The crossings of a lesson: every state a lesson reaches, every action a user takes there.
+
+Each cell brings an instructor at projector size and one student following into a state, takes
+one action, and checks that no refusal or error the user did not cause shows, that the Play
+button agrees with the status line (a greyed Ask says why), and that the instructor's board keeps
+its box (within 4 px) unless the action is one that may move it.
+
+The table shares one server, and one browser for the instructor and one for the student, whose
+caches make a cell's page loads quick; each cell starts a class of its own and ends it.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from server.classes.registry import classes
+from tests.conftest import new_app
+from tests.support.clients import RecordingClient
+from tests.support.crossings import ACTIONS, EXCLUDED, STATES, box, mismatches, refusals
+from tests.support.page import FOLLOWING, READY, rendered
+from tests.support.servers import LiveServer
+from tests.support.waiting import wait_for
+
+SLACK = 4  # pixels the board's box may move by
+PROJECTOR = {"width": 1920, "height": 1080}
+LESSON = "/?rows=5&cols=5&start=a5&order=naive&speed=1"
+
+
+@pytest.fixture(scope="module")
+def hall():
+    """Serve one app for the whole table."""
+    server = LiveServer(new_app())
+    # The server's own threads (Engine.IO's service task) start with its first connection: here,
+    # not in the first cell, whose leak check would count them as its own.
+    RecordingClient(server.url).close()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def browsers(browser):
+    """Return the instructor's and the student's browsers, kept for the whole table."""
+    made = {who: browser.new_context(viewport=PROJECTOR) for who in ("instructor", "student")}
+    yield made
+    for context in made.values():
+        context.close()
+
+
+class Lesson:
+    """An instructor's page leading a class and the pages of the students following it, each
+    watched for errors."""
+
+    def __init__(self, hall, browsers, browser):
+        self.hall, self.browsers, self.browser = hall, browsers, browser
+        self.problems, self.pages, self.contexts, self.students = [], [], [], []
+        self.teacher = self.open(browsers["instructor"], LESSON, READY, "instructor")
+        self.teacher.get_by_role("button", name="Start a class").click()
+        expect(self.teacher.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
+        self.code = self.teacher.locator("#lead-code").inner_text()
+        self.join(browsers["student"])
+
+    @property
+    def student(self):
+        return self.students[0]
+
+    def open(self, context, path, until, who):
+        """Open path in a new page of context, watched for errors, once until holds there."""
+        page = context.new_page()
+        self.pages.append(page)
+        page.on("pageerror", lambda exc: self.problems.append(f"{who} page error: {exc.stack}"))
+        page.on(
+            "console", lambda msg: msg.type == "error" and self.problems.append(f"{who} console: {msg.text}")
+        )
+        page.goto(self.hall.url + path)
+        page.wait_for_function(until)
+        return page
+
+    def join(self, context=None):
+        """Open one more student following the class, in a browser of its own unless given one."""
+        if context is None:
+            context = self.browser.new_context(viewport=PROJECTOR)
+            self.contexts.append(context)
+        student = self.open(context, f"/?class={self.code}", FOLLOWING, f"student {len(self.students) + 1}")
+        self.students.append(student)
+        return student
+
+    def close(self):
+        """End the class, close every page, and forget what the kept browsers stored of it."""
+        if self.teacher.locator("#presenter-bar").is_visible():
+            self.teacher.locator("#presenter-exit").click()
+        self.teacher.locator("#class-end").click()
+        for page in self.pages:
+            if page.context in self.browsers.values():
+                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            page.close()
+        for context in self.contexts:
+            context.close()
+        assert wait_for(lambda: not classes(self.hall.app) and not self.hall.active_runs(), 10), (
+            "the class or a run outlived the lesson"
+        )
+
+
+@pytest.fixture
+def lesson(hall, browsers, browser):
+    """Start a class at projector size with one student following; end it after the cell."""
+    made = Lesson(hall, browsers, browser)
+    yield made
+    made.close()
+
+
+def cells():
+    """Yield each (state, action) of the table, those the UI does not offer left out."""
+    for state in STATES:
+        for action in ACTIONS:
+            if (state, action) not in EXCLUDED:
+                yield pytest.param(state, action, id=f"{state}-{action}")
+
+
+def settle(page):
+    """Let page render what it has been told (two frames: a change, then its layout)."""
+    rendered(page)
+    rendered(page)
+
+
+def moved(before, after):
+    """Return whether a board's box moved by more than SLACK (or went)."""
+    return after is None or any(abs(after[k] - before[k]) > SLACK for k in ("x", "y", "width", "height"))
+
+
+@pytest.mark.parametrize(("state", "action"), list(cells()))
+def test_crossing(state, action, lesson):
+    STATES[state](lesson)
+    settle(lesson.teacher)
+    before = box(lesson.teacher)
+    before_student = box(lesson.student)
+    act, may_move = ACTIONS[action]
+    act(lesson)
+    for page in [lesson.teacher, *lesson.students]:
+        page.wait_for_load_state()
+        settle(page)
+    # The server has answered all the action asked of it (a refusal would show by now).
+    for page in [lesson.teacher, *lesson.students]:
+        page.wait_for_function("() => knightsTour.unanswered === 0")
+        settle(page)
+    found = list(lesson.problems)
+    for who, page in [("instructor", lesson.teacher)] + [
+        (f"student {i + 1}", s) for i, s in enumerate(lesson.students)
+    ]:
+        found += [f"{who} {text}" for text in refusals(page)]
+        found += [f"{who}: {text}" for text in mismatches(page)]
+    ask, why = lesson.teacher.locator("#poll-ask"), lesson.teacher.locator("#poll-why")
+    if ask.is_visible() and ask.is_disabled() and not why.inner_text().strip():
+        found.append("instructor: Ask is greyed and says nothing of why")
+    if not may_move and before is not None and moved(before, box(lesson.teacher)):
+        found.append(f"instructor's board moved from {before} to {box(lesson.teacher)}")
+    if not may_move and before_student is not None and moved(before_student, box(lesson.student)):
+        found.append(f"student's board moved from {before_student} to {box(lesson.student)}")
+    assert not found, "\n".join(found)
