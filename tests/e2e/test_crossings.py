@@ -5,8 +5,9 @@ one action, and checks that no refusal or error the user did not cause shows, th
 button agrees with the status line (a greyed Ask says why), and that the instructor's board keeps
 its box (within 4 px) unless the action is one that may move it.
 
-The table shares one server, and one browser for the instructor and one for the student, whose
-caches make a cell's page loads quick; each cell starts a class of its own and ends it.
+The table shares one server, and the instructor's page and the student's, each in a browser of its
+own whose cache makes a cell's page loads quick; each cell loads them, starts a class of its own
+and ends it.
 """
 
 import re
@@ -38,73 +39,85 @@ def hall():
     server.close()
 
 
+class Watched:
+    """A page kept for the whole table, in a browser of its own, whose errors go to the cell's list."""
+
+    def __init__(self, browser, who):
+        self.context = browser.new_context(viewport=PROJECTOR)
+        self.page = self.context.new_page()
+        self.problems = []
+        self.page.on("pageerror", lambda exc: self.problems.append(f"{who} page error: {exc.stack}"))
+        self.page.on(
+            "console", lambda msg: msg.type == "error" and self.problems.append(f"{who} console: {msg.text}")
+        )
+
+
 @pytest.fixture(scope="module")
-def browsers(browser):
-    """Return the instructor's and the student's browsers, kept for the whole table."""
-    made = {who: browser.new_context(viewport=PROJECTOR) for who in ("instructor", "student")}
+def seats(browser):
+    """Return the instructor's page and the student's, kept for the whole table: each cell loads
+    them again, from their browsers' caches."""
+    made = {who: Watched(browser, who) for who in ("instructor", "student 1")}
     yield made
-    for context in made.values():
-        context.close()
+    for seat in made.values():
+        seat.context.close()
 
 
 class Lesson:
     """An instructor's page leading a class and the pages of the students following it, each
     watched for errors."""
 
-    def __init__(self, hall, browsers, browser):
-        self.hall, self.browsers, self.browser = hall, browsers, browser
-        self.problems, self.pages, self.contexts, self.students = [], [], [], []
-        self.teacher = self.open(browsers["instructor"], LESSON, READY, "instructor")
+    def __init__(self, hall, seats, browser):
+        self.hall, self.seats, self.browser = hall, seats, browser
+        self.contexts, self.students = [], []
+        for seat in seats.values():
+            seat.problems.clear()
+        self.teacher = self.open(seats["instructor"].page, LESSON, READY)
         self.teacher.get_by_role("button", name="Start a class").click()
         expect(self.teacher.locator("#lead-code")).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
         self.code = self.teacher.locator("#lead-code").inner_text()
-        self.join(browsers["student"])
+        self.students.append(self.open(seats["student 1"].page, f"/?class={self.code}", FOLLOWING))
 
     @property
     def student(self):
         return self.students[0]
 
-    def open(self, context, path, until, who):
-        """Open path in a new page of context, watched for errors, once until holds there."""
-        page = context.new_page()
-        self.pages.append(page)
-        page.on("pageerror", lambda exc: self.problems.append(f"{who} page error: {exc.stack}"))
-        page.on(
-            "console", lambda msg: msg.type == "error" and self.problems.append(f"{who} console: {msg.text}")
-        )
+    @property
+    def problems(self):
+        """Return the errors every page of the lesson has reported."""
+        return [problem for seat in [*self.seats.values(), *self.contexts] for problem in seat.problems]
+
+    def open(self, page, path, until):
+        """Load path in page, once until holds there."""
         page.goto(self.hall.url + path)
         page.wait_for_function(until)
         return page
 
-    def join(self, context=None):
-        """Open one more student following the class, in a browser of its own unless given one."""
-        if context is None:
-            context = self.browser.new_context(viewport=PROJECTOR)
-            self.contexts.append(context)
-        student = self.open(context, f"/?class={self.code}", FOLLOWING, f"student {len(self.students) + 1}")
-        self.students.append(student)
-        return student
+    def join(self):
+        """Open one more student following the class, in a browser of its own."""
+        seat = Watched(self.browser, f"student {len(self.students) + 1}")
+        self.contexts.append(seat)
+        self.students.append(self.open(seat.page, f"/?class={self.code}", FOLLOWING))
+        return self.students[-1]
 
     def close(self):
-        """End the class, close every page, and forget what the kept browsers stored of it."""
+        """End the class, leave the kept pages blank, and forget what their browsers stored of it."""
         if self.teacher.locator("#presenter-bar").is_visible():
             self.teacher.locator("#presenter-exit").click()
         self.teacher.locator("#class-end").click()
-        for page in self.pages:
-            if page.context in self.browsers.values():
-                page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-            page.close()
-        for context in self.contexts:
-            context.close()
+        for seat in self.seats.values():
+            seat.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+            seat.page.goto("about:blank")
+        for seat in self.contexts:
+            seat.context.close()
         assert wait_for(lambda: not classes(self.hall.app) and not self.hall.active_runs(), 10), (
             "the class or a run outlived the lesson"
         )
 
 
 @pytest.fixture
-def lesson(hall, browsers, browser):
+def lesson(hall, seats, browser):
     """Start a class at projector size with one student following; end it after the cell."""
-    made = Lesson(hall, browsers, browser)
+    made = Lesson(hall, seats, browser)
     yield made
     made.close()
 
