@@ -134,6 +134,9 @@ export function createPollView(els) {
     // A greyed-out Ask says why beside it.
     const why = c.ask.enabled || !c.ask.why ? "" : t(c.ask.why);
     setText(els.pollWhy, why);
+    // In the full page the reason is read on the line under the tools (leaderText), and beside Ask
+    // only by a screen reader, as its description: on the tools' row it would make them wrap.
+    els.pollWhy.classList.toggle("sr-only", !klass.presenter);
     els.pollSeries.disabled = !c.ask.enabled || goesOn;
     const last = poll.history.at(-1);
     els.pollAsk.textContent = goesOn ? t("poll.next", { index: last.index + 1, of: last.of }) : t("poll.ask");
