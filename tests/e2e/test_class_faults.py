@@ -1,7 +1,6 @@
 """A class in real browsers through faults: the instructor offline or stalled, a second tab, a
 restart, a server that stops or vanishes."""
 
-import re
 import signal
 
 import psutil
@@ -9,22 +8,11 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import FOLLOWING, READY, STEP, set_board
+from tests.support.page import FOLLOWING, READY, STEP, lead, set_board
 from tests.support.tap import Tap
 from tests.support.waiting import wait_for
 
 VIEWPORT = {"width": 1280, "height": 800}
-
-
-def lead(context, url):
-    """Open the app at url in a new page of context and start a class; return the page and its code."""
-    page = context.new_page()
-    page.goto(url)
-    page.wait_for_function(READY)
-    page.get_by_role("button", name="Start a class").click()
-    shown = page.locator("#lead-code")
-    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
-    return page, shown.inner_text()
 
 
 def end_class(page, site):

@@ -5,8 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.e2e.test_board_steady import IDS, READY, RUN, WATCH
 from tests.support.page import end_class, start_class
+from tests.support.steady import IDS, READY, RUN, WATCH
 from tests.support.waiting import wait_for
 
 # What the drawer holds, as (role, name) a user finds them by.

@@ -11,8 +11,7 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 from server.engine.survey import cell
-from tests.e2e.test_class_faults import FOLLOWING, lead
-from tests.support.page import artifact
+from tests.support.page import FOLLOWING, artifact, lead
 from tests.support.page import open_tournament as open_tournament_with
 from tests.support.waiting import wait_for
 

@@ -1,6 +1,9 @@
 """Driving the page in the browser tests: plain functions that take a Playwright page."""
 
+import re
 from pathlib import Path
+
+from playwright.sync_api import expect
 
 from server.runs.registry import runs
 from server.wire import SPEED_STEPS
@@ -249,3 +252,14 @@ def open_tournament(page, **fields):
         field.fill(str(value))
         field.dispatch_event("change")
     page.locator("#tournament-open").click()
+
+
+def lead(context, url):
+    """Open the app at url in a new page of context and start a class; return the page and its code."""
+    page = context.new_page()
+    page.goto(url)
+    page.wait_for_function(READY)
+    page.get_by_role("button", name="Start a class").click()
+    shown = page.locator("#lead-code")
+    expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
+    return page, shown.inner_text()

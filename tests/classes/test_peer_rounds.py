@@ -4,8 +4,7 @@ with both rounds, the shift between them and how sure the answers were."""
 import pytest
 
 from server.classes.polls import PollBook
-from tests.support.waiting import wait_for
-from tests.test_poll_events import (
+from tests.support.polls import (
     ANSWERED,
     CLOSED,
     NOT_LEADING,
@@ -15,8 +14,10 @@ from tests.test_poll_events import (
     move_after,
     open_class,
     refused,
+    rejoin,
     start_paused,
 )
+from tests.support.waiting import wait_for
 
 DISCUSSING = ("question.discussing", "the class is discussing: answers open again with the second round")
 ROUND_CLOSED = ("question.round_closed", "that round is closed")
@@ -153,13 +154,6 @@ def stage(teacher, students, poll, name):
     assert reply["ok"] is True and {key: reply[key] for key in news} == news
     assert wait_for(lambda: all(s.named("poll_stage")[-1:] == [news] for s in students))
     return reply
-
-
-def rejoin(people, joined):
-    """Join again with a student's pass (its page reloaded); return the reply."""
-    again = people().call("class_join", {"code": joined["code"], "voter": joined["voter"]})
-    assert again["ok"] is True and again["voter"] == joined["voter"]
-    return again
 
 
 def sure_of(said):

@@ -14,7 +14,7 @@ from server.pages import QR_MAX_AGE
 from server.wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 from tests.support.qr import encodes
 
-STATIC = Path(__file__).resolve().parent.parent / "static"
+STATIC = Path(__file__).resolve().parents[2] / "static"
 
 
 def field(html, element_id, attribute):

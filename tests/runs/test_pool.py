@@ -17,9 +17,9 @@ from server.engine.graph import knight_graph
 from server.engine.search import Compact, Search, compact, knight_tour
 from server.runs.player import Player
 from server.runs.pool import Pool, default_size
+from tests.support.players import SKIPS, Receiver, skipped_to_end
 from tests.support.replay import path_nodes, path_of, tree_followed
 from tests.support.waiting import wait_for
-from tests.test_player import SKIPS, Receiver, skipped_to_end
 
 
 @pytest.fixture

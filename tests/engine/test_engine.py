@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SERVER = Path(__file__).resolve().parent.parent / "server"
+SERVER = Path(__file__).resolve().parents[2] / "server"
 
 # Load server/engine as a top-level package, so that server/__init__.py (which does import
 # Flask) is not run, then run a search and list what the engine imported.

@@ -5,7 +5,7 @@ another scenario."""
 import ast
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 TREES = {path.stem: ast.parse(path.read_text(), str(path)) for path in BENCH.glob("*.py")}
 
 

@@ -5,17 +5,17 @@ import pytest
 
 from server.engine import BACKTRACK, VISIT, Search, knight_graph
 from server.engine.symmetry import MIRROR, ROTATE, TURNS, turn_square, turned_next
-from tests.support.waiting import wait_for
-from tests.test_peer_rounds import rejoin
-from tests.test_poll_events import (
+from tests.support.polls import (
     ALREADY_OPEN,
     DEAD_END,
     NOT_LEADING,
     answer,
     open_class,
     refused,
+    rejoin,
     start_paused,
 )
+from tests.support.waiting import wait_for
 
 NO_TRANSFER = (
     "question.no_transfer",

@@ -5,7 +5,7 @@ import ast
 import functools
 from pathlib import Path
 
-SERVER = Path(__file__).resolve().parent.parent / "server"
+SERVER = Path(__file__).resolve().parents[2] / "server"
 
 
 def name_of(path):
