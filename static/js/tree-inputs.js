@@ -3,7 +3,7 @@
 // to the moment the node was visited. A race draws its second search's tree below the first's,
 // on the same scale: the zoom is theirs.
 import { partingNode, partingSpan, pointedNode, treeLanes, treeShown, zoomedSpan } from "./lane-facts.js";
-import { nodeUnder } from "./views/tree.js";
+import { nodeUnder } from "./paint/tree.js";
 
 /** Listen to the tree pictures and the zoom to where a race's trees part. */
 export function bindTreeInputs(els, store, runs, playback) {

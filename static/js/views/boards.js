@@ -2,7 +2,7 @@
 // board, and the key to the hint boxes, shown where the boxes first appear.
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
-import { GraphView } from "./graph.js";
+import { GraphView } from "../paint/graph.js";
 import { t } from "../i18n.js";
 import { answersOf, asking, deadEndOf, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
 import { fewestOnwardFirst } from "../orderings.js";

@@ -3,7 +3,7 @@
 // is on is drawn in the path's colour; everything left of it is closed: dead ends, and tours,
 // which are marked. Each column of pixels sums up the nodes it covers (see SearchTree.columns),
 // so a frame costs the pixels, never the nodes.
-import { STYLE } from "../theme.js";
+import { STYLE } from "./theme.js";
 import { CanvasView } from "./canvas.js";
 
 const TOUR_MARK = 4; // px: half the width of the triangle under a tour's column

@@ -1,6 +1,6 @@
 // The textbook's six-vertex example graph, drawn from a scene: vertices white or gray, numbered
 // in visit order, the path, and a mark on a vertex the search backs out of.
-import { STYLE } from "../theme.js";
+import { STYLE } from "./theme.js";
 import { knightSquare } from "../model.js";
 import { BacktrackMarks, fitCanvas, frameRequester, frameTime, watchSize } from "./canvas.js";
 

@@ -1,6 +1,6 @@
 // A chart of the search's depth over the events so far: the sawtooth of backtracking. Each
 // bucket of events shows as a band from its lowest to its highest depth.
-import { STYLE } from "../theme.js";
+import { STYLE } from "./theme.js";
 import { CanvasView } from "./canvas.js";
 
 const PAD = 2; // px kept clear inside the frame, so the lines at 0 and the top are not cut

@@ -1,6 +1,6 @@
 // What the canvas views share: sharp canvases at any pixel density, redrawing at most once a
 // frame, and the mark on a square the search has just backed out of.
-import { STYLE } from "../theme.js";
+import { STYLE } from "./theme.js";
 
 /**
  * Give canvas a backing store of width x height CSS pixels at ratio device pixels each; return
