@@ -4,7 +4,7 @@ import { linesRun } from "./code.js";
 import { callStack, deadEnd } from "./lesson.js";
 import { copyModel, fromSnapshot, undo } from "./model.js";
 import { squareName } from "./notation.js";
-import { predictable } from "./predict.js";
+import { predictable } from "./controls.js";
 import { orderLabel } from "./order-words.js";
 import { raceOrder } from "./settings.js";
 

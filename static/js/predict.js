@@ -1,6 +1,7 @@
 // Predict mode: the view stops before the events the user chose to be asked about, the user says
 // where the knight goes next, and the engine's real next event (already received, held back
 // by the lane's gate) is judged against the answer before it plays.
+import { predictable } from "./controls.js";
 import { foresee } from "./foresight.js";
 import { knightSquare } from "./model.js";
 import { recall, remember as keep } from "./storage.js";
@@ -22,11 +23,6 @@ export function keptPredict() {
   const { on, every, n } = kept ?? {};
   return { ...PREDICT, on: on === true, every: EVERY.includes(every) ? every : PREDICT.every,
     n: Number.isInteger(n) && n >= 2 && n <= MAX_EVERY ? n : PREDICT.n };
-}
-
-/** Tell whether predict mode can run on the page as it is (its own board, not a race or graph). */
-export function predictable(state) {
-  return state.settings.mode === "board" && state.klass.role !== "student";
 }
 
 /** Return the predict actions on store, runs and the playback; it sets the main lane's gate. */

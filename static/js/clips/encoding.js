@@ -9,7 +9,8 @@ import { t } from "../i18n.js";
 import { orderLabel } from "../order-words.js";
 import { apply, copyModel, rewind } from "../model.js";
 import { squareName } from "../notation.js";
-import { FPS, clipSpan, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
+import { FPS, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
+import { clipSpan } from "../timeline.js";
 import { Film } from "./film.js";
 
 // Both are laid out in a 960 x 540 box, caption included. The video, at 2 pixels a CSS pixel,
