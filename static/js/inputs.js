@@ -5,7 +5,7 @@ import { parseSquare, squareName } from "./notation.js";
 import { nameIn } from "./library.js";
 import { exportTour } from "./share.js";
 import { entryOrder } from "./tournament.js";
-import { bindTreeInputs } from "./tree-inputs.js";
+import { bindTreeInputs } from "./tree/inputs.js";
 
 /**
  * Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips,

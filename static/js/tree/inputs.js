@@ -2,8 +2,8 @@
 // the keys zoom it; a click or Enter moves the timeline (and so the board, stack, code and chart)
 // to the moment the node was visited. A race draws its second search's tree below the first's,
 // on the same scale: the zoom is theirs.
-import { partingNode, partingSpan, pointedNode, treeLanes, treeShown, zoomedSpan } from "./lane-facts.js";
-import { nodeUnder } from "./paint/tree.js";
+import { partingNode, partingSpan, pointedNode, treeLanes, treeShown, zoomedSpan } from "../lane-facts.js";
+import { nodeUnder } from "../paint/tree.js";
 
 /** Listen to the tree pictures and the zoom to where a race's trees part. */
 export function bindTreeInputs(els, store, runs, playback) {
