@@ -3,7 +3,7 @@
 import { earnBadge } from "./badge.js";
 import { createClassroom } from "./classroom.js";
 import { createClips, initialClip } from "./clips/actions.js";
-import { createComposer, initialComposer } from "./composer.js";
+import { createComposer, initialComposer } from "./lab/composer.js";
 import { connectAfter, unanswered } from "./connection.js";
 import { controls } from "./controls.js";
 import { presenterDrawer } from "./drawer.js";
@@ -11,7 +11,7 @@ import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
 import { whyNoTour } from "./feasibility.js";
 import { preferredLanguage, setLanguage, t } from "./i18n.js";
 import { listenForShortcuts } from "./keyboard.js";
-import { linkedLibrary, loadLibrary } from "./library.js";
+import { linkedLibrary, loadLibrary } from "./orderings/library.js";
 import { Lane } from "./lane.js";
 import { lessonLane } from "./lane-facts.js";
 import { publishView } from "./mirror.js";
@@ -21,13 +21,13 @@ import { createPredictor, keptPredict } from "./predict.js";
 import { placeQuestion } from "./question-place.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
-import { NO_STRIP, createStrip } from "./strip.js";
-import { NO_TOURNAMENT, createTournament } from "./tournament.js";
+import { NO_STRIP, createStrip } from "./lab/strip.js";
+import { NO_TOURNAMENT, createTournament } from "./lab/tournament.js";
 import { bindInputs } from "./inputs.js";
 import { createBoardsView } from "./views/boards.js";
 import { createClassView } from "./views/classpanel.js";
 import { createClipView } from "./views/clip.js";
-import { createComposerView } from "./views/composer.js";
+import { createComposerView } from "./lab/composer-view.js";
 import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
 import { createEmbedView } from "./views/embed.js";
@@ -36,8 +36,8 @@ import { createOfflineView } from "./views/offline.js";
 import { createPollView } from "./views/poll.js";
 import { createPredictView } from "./views/predict.js";
 import { createStatusView } from "./views/status.js";
-import { createStripView } from "./views/strip.js";
-import { createTournamentView } from "./views/tournament.js";
+import { createStripView } from "./lab/strip-view.js";
+import { createTournamentView } from "./lab/tournament-view.js";
 
 const els = new Proxy({}, {
   // els.boardBox is the element with id "board-box".
@@ -83,9 +83,9 @@ const store = new Store({
   predict: keptPredict(), // the page's own questions about the next move: see predict.js
   poll: NO_POLL,    // the class's questions: see polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
-  orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see composer.js
-  strip: NO_STRIP, // the orderings tried on many boards: see strip.js
-  tournament: NO_TOURNAMENT, // the class's tournament of orderings: see tournament.js
+  orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see lab/composer.js
+  strip: NO_STRIP, // the orderings tried on many boards: see lab/strip.js
+  tournament: NO_TOURNAMENT, // the class's tournament of orderings: see lab/tournament.js
 }, frameGap);
 
 const runs = {

@@ -2,9 +2,9 @@
 import { controls } from "./controls.js";
 import { rememberLanguage, t } from "./i18n.js";
 import { parseSquare, squareName } from "./notation.js";
-import { nameIn } from "./library.js";
+import { nameIn } from "./orderings/library.js";
 import { exportTour } from "./share.js";
-import { entryOrder } from "./tournament.js";
+import { entryOrder } from "./lab/tournament.js";
 import { bindTreeInputs } from "./tree/inputs.js";
 
 /**

@@ -2,7 +2,7 @@
 // view shows (which can lag behind what was received, when the user steps back).
 import { connect } from "./connection.js";
 import { apply, copyModel, createModel, fromSnapshot, rewind } from "./model.js";
-import { knightMoves } from "./orderings.js";
+import { knightMoves } from "./orderings/orderings.js";
 import { refusal } from "./refusals.js";
 import { Timeline } from "./timeline.js";
 import { SearchTree } from "./tree/tree.js";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { knightMoves, orderMoves } from "../../static/js/orderings.js";
+import { knightMoves, orderMoves } from "../../static/js/orderings/orderings.js";
 import { partingNode } from "../../static/js/lane-facts.js";
 import { SearchTree, columnStart } from "../../static/js/tree/tree.js";
 import { random } from "./support/random.js";

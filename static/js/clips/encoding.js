@@ -6,7 +6,7 @@
 // are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
 import { t } from "../i18n.js";
-import { orderLabel } from "../order-words.js";
+import { orderLabel } from "../orderings/words.js";
 import { apply, copyModel, rewind } from "../model.js";
 import { squareName } from "../notation.js";
 import { FPS, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";

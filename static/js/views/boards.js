@@ -5,8 +5,8 @@ import { BoardView } from "./board.js";
 import { GraphView } from "../paint/graph.js";
 import { t } from "../i18n.js";
 import { answersOf, asking, deadEndOf, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
-import { fewestOnwardFirst } from "../orderings.js";
-import { setText } from "./dom.js";
+import { fewestOnwardFirst } from "../orderings/orderings.js";
+import { setText } from "../dom.js";
 
 /** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
 export function createBoardsView(els, reducedMotion) {

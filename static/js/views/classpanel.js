@@ -2,7 +2,7 @@
 // link to join and its QR code, and the class's notes.
 import { t } from "../i18n.js";
 import { readLimits } from "../settings.js";
-import { setText } from "./dom.js";
+import { setText } from "../dom.js";
 
 /** Return a link as parts that break after its scheme and before its port, its query and each
  * further value (the ticket), each part whole on a line unless it is longer than the line. */

@@ -4,7 +4,7 @@ import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { GIF_MAX_FRAMES, PACES, gifPlan, gifSeconds, videoSeconds } from "../clips/pacing.js";
 import { clipSpan } from "../timeline.js";
-import { setText } from "./dom.js";
+import { setText } from "../dom.js";
 
 /** Return a length of time in the page's words: 6.5 s, or 8 min 21 s. */
 function duration(seconds) {

@@ -3,9 +3,9 @@
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { squareName } from "../notation.js";
-import { orderLabel, orderNote } from "../order-words.js";
-import { NAMED, fewestOnwardFirst, usesSeed } from "../orderings.js";
-import { setText, setValue } from "./dom.js";
+import { orderLabel, orderNote } from "../orderings/words.js";
+import { NAMED, fewestOnwardFirst, usesSeed } from "../orderings/orderings.js";
+import { setText, setValue } from "../dom.js";
 
 /** Return the controls' view. */
 export function createControlsView(els, limits) {

@@ -4,7 +4,7 @@ import { controls } from "../controls.js";
 import { embedCode } from "../embed.js";
 import { t } from "../i18n.js";
 import { toLink } from "../settings.js";
-import { setText } from "./dom.js";
+import { setText } from "../dom.js";
 
 /** Return the embed's view; base: the server's address as other sites reach it. */
 export function createEmbedView(els, base) {

@@ -5,7 +5,7 @@ import { t } from "../i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
 import { DepthChart } from "../paint/chart.js";
 import { TreePicture } from "../paint/tree.js";
-import { setText } from "./dom.js";
+import { setText } from "../dom.js";
 import {
   asking, deadEndOf, held, lastTrace, lessonLane, nameOf, orderOf, partingNode, pointedNode, raceName, shownLane, stackOf,
   treeLanes, treeShown,

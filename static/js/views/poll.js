@@ -5,7 +5,7 @@ import { controls } from "../controls.js";
 import { t } from "../i18n.js";
 import { TURNED, accuracy, lastSeries, moves, originalOf, secondsLeft, seriesGoesOn, twoRounds } from "../polls.js";
 import { answersOf, nameOf } from "../lane-facts.js";
-import { setText } from "./dom.js";
+import { setText } from "../dom.js";
 
 const percent = (share) => Math.round(share * 100);
 const SHIFT_ROWS = 8; // the moves the projector lists, most students first

@@ -2,10 +2,10 @@
 // and why the search went where it did, and the score.
 import { controls } from "../controls.js";
 import { t } from "../i18n.js";
-import { setText } from "./dom.js";
+import { setText } from "../dom.js";
 import { nameOf } from "../lane-facts.js";
-import { orderLabel } from "../order-words.js";
-import { fewestOnwardFirst, namedOrder } from "../orderings.js";
+import { orderLabel } from "../orderings/words.js";
+import { fewestOnwardFirst, namedOrder } from "../orderings/orderings.js";
 
 // The tie-breaks the page explains by name; any other is "the ordering's next key".
 const TIES = { warnsdorff: "why.tie", "warnsdorff-roth": "why.tieRoth" };

@@ -3,7 +3,7 @@
 import { whyNoTour } from "../feasibility.js";
 import { t } from "../i18n.js";
 import { nameOf, raceName } from "../lane-facts.js";
-import { fewestOnwardFirst } from "../orderings.js";
+import { fewestOnwardFirst } from "../orderings/orderings.js";
 
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",

@@ -1,11 +1,11 @@
 // The class tournament: the instructor's setup and tools, a student's entry, their rank and own
 // boards, and the standings (on the projector, the first ten).
 import { t } from "../i18n.js";
-import { keyWords, orderLabel } from "../order-words.js";
-import { NAMED, idleFrom, keysOf } from "../orderings.js";
-import { OUTCOME_CODES, entryOrder, standings } from "../tournament.js";
-import { setText, setValue } from "./dom.js";
-import { boardCell } from "./strip.js";
+import { keyWords, orderLabel } from "../orderings/words.js";
+import { NAMED, idleFrom, keysOf } from "../orderings/orderings.js";
+import { OUTCOME_CODES, entryOrder, standings } from "./tournament.js";
+import { setText, setValue } from "../dom.js";
+import { boardCell } from "./strip-view.js";
 
 const SHOWN = 10; // rows a student's page and the projector show: the leaders, then one's own
 

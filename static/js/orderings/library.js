@@ -1,7 +1,7 @@
 // The orderings a student composed and named, newest first, kept in the browser: each is
 // {form, name}, its written form (orderings.js) and the name the student gave it.
 import { keysOf, namedOrder, writtenForm } from "./orderings.js";
-import { recall, remember } from "./storage.js";
+import { recall, remember } from "../storage.js";
 
 const KEPT = "knights-tour:orderings";
 export const MAX_KEPT = 12;

@@ -1,13 +1,13 @@
 // The strip: its setup's fields, each ordering's row of boards (each a link to its run), the
 // tally of each row, and the verdict that compares them.
 import { t } from "../i18n.js";
-import { orderLabel } from "../order-words.js";
+import { orderLabel } from "../orderings/words.js";
 import { squareName } from "../notation.js";
-import { NAMED } from "../orderings.js";
+import { NAMED } from "../orderings/orderings.js";
 import { toLink } from "../settings.js";
-import { MAX_COMPARED } from "../strip.js";
-import { stripRows } from "../strip-facts.js";
-import { setText, setValue } from "./dom.js";
+import { MAX_COMPARED } from "./strip.js";
+import { stripRows } from "./strip-facts.js";
+import { setText, setValue } from "../dom.js";
 
 /** Return a board's end in words. */
 function outcomeWords(cell) {

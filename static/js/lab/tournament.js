@@ -1,10 +1,10 @@
 // A class's tournament: the instructor opens it (boards, start, budget), each student enters one
 // ordering under a nickname or none, and the standings fill in as the server searches each
 // entry's boards. The instructor's page keeps the entries, to bring them back after a restart.
-import { tidyForm } from "./library.js";
-import { refusal } from "./refusals.js";
-import { download } from "./share.js";
-import { recall, remember } from "./storage.js";
+import { tidyForm } from "../orderings/library.js";
+import { refusal } from "../refusals.js";
+import { download } from "../share.js";
+import { recall, remember } from "../storage.js";
 
 // The instructor's tournament as its entries were (not their boards' ends), kept in the browser
 // for its class: a page reloaded while the server restarted still brings it back.

@@ -1,10 +1,10 @@
 // The ordering composer: the draft's keys, first to last, each with its buttons; the keys that
 // can still be added; its written form and name as the student typed them; the last word on it.
-import { draftKeys } from "../composer.js";
+import { draftKeys } from "./composer.js";
 import { t } from "../i18n.js";
-import { idleWords, keyWords, orderLabel } from "../order-words.js";
-import { MAX_KEYS, idleFrom, writtenForm } from "../orderings.js";
-import { setText, setValue } from "./dom.js";
+import { idleWords, keyWords, orderLabel } from "../orderings/words.js";
+import { MAX_KEYS, idleFrom, writtenForm } from "../orderings/orderings.js";
+import { setText, setValue } from "../dom.js";
 
 /** Return the composer's last word, in words. */
 function noteWords(note, library) {
