@@ -3,7 +3,7 @@
 import { connect } from "./connection.js";
 import { apply, copyModel, createModel, fromSnapshot, rewind } from "./model.js";
 import { knightMoves } from "./orderings/orderings.js";
-import { refusal } from "./refusals.js";
+import { refusal } from "./words/refusals.js";
 import { Timeline } from "./timeline.js";
 import { SearchTree } from "./tree/tree.js";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { answerOf, foresee } from "../../static/js/foresight.js";
+import { answerOf, foresee } from "../../static/js/predict/foresight.js";
 import { apply, createModel } from "../../static/js/model.js";
 import { knightMoves } from "../../static/js/orderings/orderings.js";
 

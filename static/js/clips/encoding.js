@@ -5,7 +5,7 @@
 // needed. Each frame is painted from the model at its own simulated time, so fades and glides
 // are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { orderLabel } from "../orderings/words.js";
 import { apply, copyModel, rewind } from "../model.js";
 import { squareName } from "../notation.js";

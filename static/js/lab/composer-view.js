@@ -1,7 +1,7 @@
 // The ordering composer: the draft's keys, first to last, each with its buttons; the keys that
 // can still be added; its written form and name as the student typed them; the last word on it.
 import { draftKeys } from "./composer.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { idleWords, keyWords, orderLabel } from "../orderings/words.js";
 import { MAX_KEYS, idleFrom, writtenForm } from "../orderings/orderings.js";
 import { setText, setValue } from "../dom.js";

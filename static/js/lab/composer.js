@@ -1,6 +1,6 @@
 // The ordering composer: a draft ordering the student edits key by key or as its written form,
 // names, and uses; an ordering used is kept in the browser's library (orderings/library.js).
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { MAX_NAME, checkName, keep, nameIn, saveLibrary, tidyForm } from "../orderings/library.js";
 import { MAX_KEYS, NAMED, OrderError, parseOrder, writtenForm } from "../orderings/orderings.js";
 

@@ -1,6 +1,6 @@
 // The strip: its setup's fields, each ordering's row of boards (each a link to its run), the
 // tally of each row, and the verdict that compares them.
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { orderLabel } from "../orderings/words.js";
 import { squareName } from "../notation.js";
 import { NAMED } from "../orderings/orderings.js";

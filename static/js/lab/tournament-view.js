@@ -1,6 +1,6 @@
 // The class tournament: the instructor's setup and tools, a student's entry, their rank and own
 // boards, and the standings (on the projector, the first ten).
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { keyWords, orderLabel } from "../orderings/words.js";
 import { NAMED, idleFrom, keysOf } from "../orderings/orderings.js";
 import { OUTCOME_CODES, entryOrder, standings } from "./tournament.js";

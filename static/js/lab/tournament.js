@@ -2,7 +2,7 @@
 // ordering under a nickname or none, and the standings fill in as the server searches each
 // entry's boards. The instructor's page keeps the entries, to bring them back after a restart.
 import { tidyForm } from "../orderings/library.js";
-import { refusal } from "../refusals.js";
+import { refusal } from "../words/refusals.js";
 import { download } from "../share.js";
 import { recall, remember } from "../storage.js";
 

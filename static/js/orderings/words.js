@@ -1,5 +1,5 @@
 // How the page words an ordering: its name, each of its keys, and what it does.
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { nameIn } from "./library.js";
 import { NAMED, idleFrom, namedOrder, parseOrder } from "./orderings.js";
 

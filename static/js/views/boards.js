@@ -3,7 +3,7 @@
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
 import { GraphView } from "../paint/graph.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { answersOf, asking, deadEndOf, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
 import { fewestOnwardFirst } from "../orderings/orderings.js";
 import { setText } from "../dom.js";

@@ -1,7 +1,7 @@
 // The status line (what is happening and what to do next), the question a change waiting for
 // confirmation asks, the undo offer, and what a screen reader hears of the moves.
 import { whyNoTour } from "../feasibility.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { nameOf, raceName } from "../lane-facts.js";
 import { fewestOnwardFirst } from "../orderings/orderings.js";
 

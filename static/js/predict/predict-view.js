@@ -1,7 +1,7 @@
 // Predict mode's box and settings: the question, the answer field, whether the answer was right
 // and why the search went where it did, and the score.
 import { controls } from "../controls.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { setText } from "../dom.js";
 import { nameOf } from "../lane-facts.js";
 import { orderLabel } from "../orderings/words.js";

@@ -1,10 +1,10 @@
 // Predict mode: the view stops before the events the user chose to be asked about, the user says
 // where the knight goes next, and the engine's real next event (already received, held back
 // by the lane's gate) is judged against the answer before it plays.
-import { predictable } from "./controls.js";
+import { predictable } from "../controls.js";
 import { foresee } from "./foresight.js";
-import { knightSquare } from "./model.js";
-import { recall, remember as keep } from "./storage.js";
+import { knightSquare } from "../model.js";
+import { recall, remember as keep } from "../storage.js";
 
 export const MAX_EVERY = 100; // "every N moves" asks at most this rarely
 export const NO_SCORE = { asked: 0, right: 0, streak: 0, best: 0 };

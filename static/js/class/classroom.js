@@ -1,11 +1,11 @@
 // Class sessions: an instructor opens or reclaims a class, students join, leave and rejoin,
 // and a follower's page takes the instructor's runs; each turned into store updates.
-import { serverNews } from "./connection.js";
-import { controls } from "./controls.js";
-import { hasWords, t } from "./i18n.js";
+import { serverNews } from "../connection.js";
+import { controls } from "../controls.js";
+import { hasWords, t } from "../words/i18n.js";
 import { mirrored } from "./mirror.js";
-import { refusal } from "./refusals.js";
-import { recall, remember } from "./storage.js";
+import { refusal } from "../words/refusals.js";
+import { recall, remember } from "../storage.js";
 
 const STORED = "knights-tour-class"; // the instructor's code and token, in this browser only
 // A student's voter pass, for the class it was given in: one a browser, whatever its tabs and

@@ -2,7 +2,7 @@
 // the run it shows and the event it is at, its panels and bookmarks, the search tree's chosen
 // node and zoom), sent at each change, and taken by each student's page unless the student is
 // reviewing on their own.
-import { fromLink, toLink } from "./settings.js";
+import { fromLink, toLink } from "../settings.js";
 
 const SEND_EVERY_MS = 100; // scrubbing the timeline sends at most ten views a second
 

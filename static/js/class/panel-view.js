@@ -1,6 +1,6 @@
 // The class panel and the presenter bar: which part shows for the page's role, the code, the
 // link to join and its QR code, and the class's notes.
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { readLimits } from "../settings.js";
 import { setText } from "../dom.js";
 

@@ -1,8 +1,8 @@
 // The page's words: catalogs keyed by message id, one a language, with {name} placeholders.
 // A catalog entry is a string, or an object of plural forms (one, other) chosen by {n}.
-import { EN } from "./words/en.js";
-import { ZH } from "./words/zh.js";
-import { recall, remember } from "./storage.js";
+import { EN } from "./en.js";
+import { ZH } from "./zh.js";
+import { recall, remember } from "../storage.js";
 
 export const CATALOGS = { en: EN, zh: ZH };
 const LOCALES = { en: "en", zh: "zh-CN" };

@@ -1,8 +1,8 @@
 // The embed's parts: on an embedded board, its Play button over the board and its link to the
 // whole page; on the page itself, the embed code for its setup.
 import { controls } from "../controls.js";
-import { embedCode } from "../embed.js";
-import { t } from "../i18n.js";
+import { embedCode } from "./embed.js";
+import { t } from "../words/i18n.js";
 import { toLink } from "../settings.js";
 import { setText } from "../dom.js";
 

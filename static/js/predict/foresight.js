@@ -1,7 +1,7 @@
 // What the search does next and why, worked out from the model alone: the page's twin of the
 // engine's lookahead (server/engine/lookahead.py), with the reasons a learner weighs.
-import { callStack, deadEnd } from "./lesson.js";
-import { fewestOnwardFirst, freeMoves } from "./orderings/orderings.js";
+import { callStack, deadEnd } from "../lesson.js";
+import { fewestOnwardFirst, freeMoves } from "../orderings/orderings.js";
 
 /**
  * Return the square a wire code leads to from model: a visit's square, the square a backtrack

@@ -2,8 +2,8 @@
 // square, and the reveal shows the class's answers over the board before the move plays. A
 // two-round question (Peer Instruction) has the students answer alone, discuss with a neighbour,
 // and answer again; the reveal shows both rounds and how the answers moved between them.
-import { refusal } from "./refusals.js";
-import { download } from "./share.js";
+import { refusal } from "../words/refusals.js";
+import { download } from "../share.js";
 
 // open: the question asked now (its stage: first, discuss or second); mine: this student's answer
 // to it in the round open, first: in the first round once that is closed; sure: how sure the

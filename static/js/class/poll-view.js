@@ -2,8 +2,8 @@
 // after the reveal the share of the class who had it right, over a series too; for two rounds,
 // both rounds' shares, how the answers moved between them and how sure they were.
 import { controls } from "../controls.js";
-import { t } from "../i18n.js";
-import { TURNED, accuracy, lastSeries, moves, originalOf, secondsLeft, seriesGoesOn, twoRounds } from "../polls.js";
+import { t } from "../words/i18n.js";
+import { TURNED, accuracy, lastSeries, moves, originalOf, secondsLeft, seriesGoesOn, twoRounds } from "./polls.js";
 import { answersOf, nameOf } from "../lane-facts.js";
 import { setText } from "../dom.js";
 

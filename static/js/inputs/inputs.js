@@ -1,11 +1,11 @@
 // The page's inputs: each button, field and click turned into an action or a store update.
-import { controls } from "./controls.js";
-import { rememberLanguage, t } from "./i18n.js";
-import { parseSquare, squareName } from "./notation.js";
-import { nameIn } from "./orderings/library.js";
-import { exportTour } from "./share.js";
-import { entryOrder } from "./lab/tournament.js";
-import { bindTreeInputs } from "./tree/inputs.js";
+import { controls } from "../controls.js";
+import { rememberLanguage, t } from "../words/i18n.js";
+import { parseSquare, squareName } from "../notation.js";
+import { nameIn } from "../orderings/library.js";
+import { exportTour } from "../share.js";
+import { entryOrder } from "../lab/tournament.js";
+import { bindTreeInputs } from "../tree/inputs.js";
 
 /**
  * Listen to every control of the page; actions: {playback, classroom, boards, limits, predictor, polls, clips,

@@ -1,8 +1,8 @@
 // The clip's controls: the choices, what the clip will be, the button that makes it, its progress
 // while it is made and how it went, all from the state.
 import { controls } from "../controls.js";
-import { t } from "../i18n.js";
-import { GIF_MAX_FRAMES, PACES, gifPlan, gifSeconds, videoSeconds } from "../clips/pacing.js";
+import { t } from "../words/i18n.js";
+import { GIF_MAX_FRAMES, PACES, gifPlan, gifSeconds, videoSeconds } from "./pacing.js";
 import { clipSpan } from "../timeline.js";
 import { setText } from "../dom.js";
 

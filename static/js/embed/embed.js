@@ -1,6 +1,6 @@
 // The board in another site's page: the iframe code the page gives for its setup, and what an
 // embedded board does on its own (play once it can, start again when it ends).
-import { toLink } from "./settings.js";
+import { toLink } from "../settings.js";
 
 /** The choices for the embed code the page gives, before the user makes any. */
 export const SNIPPET = { controls: "minimal", panels: [], autoplay: true, loop: false };
