@@ -38,7 +38,7 @@ TREE_BYTES = """() => {
 # (times) => milliseconds each of `times` drawings of the whole tree takes, into a canvas of the
 # panel's size, by the page's own painter (the frame's work when the tree is drawn).
 DRAW = """async (times) => {
-  const { TreePainter } = await import('/static/js/views/tree.js');
+  const { TreePainter } = await import('/static/js/paint/tree.js');
   const tree = knightsTour.tree, m = knightsTour.model;
   const { width, height } = document.getElementById('tree-picture').getBoundingClientRect();
   const ratio = devicePixelRatio;

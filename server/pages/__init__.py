@@ -69,7 +69,7 @@ def turns(environ):
     return QR_TURNS if QR_PATH.fullmatch(environ.get("PATH_INFO", "")) else 1
 
 
-MAX_ORDER_NAME = 24  # letters in the name a student gives an ordering (the page's library.js)
+MAX_ORDER_NAME = 24  # letters in the name a student gives an ordering (the page's orderings/library.js)
 # The names the page gives the engine's orderings (in English; the page translates them).
 ORDERING_LABELS = {
     "naive": "Naive",

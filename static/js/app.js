@@ -1,43 +1,43 @@
 // Boot the page: one store, the runs, the actions on them, the views that render the store, and
 // the listeners that turn the user's input into actions.
 import { earnBadge } from "./badge.js";
-import { createClassroom } from "./classroom.js";
+import { createClassroom } from "./class/classroom.js";
+import { presenterDrawer } from "./class/drawer.js";
+import { publishView } from "./class/mirror.js";
+import { createClassView } from "./class/panel-view.js";
+import { createPollView } from "./class/poll-view.js";
+import { NO_POLL, createPolls } from "./class/polls.js";
+import { placeQuestion } from "./class/question-place.js";
 import { createClips, initialClip } from "./clips/actions.js";
-import { createComposer, initialComposer } from "./composer.js";
+import { createClipView } from "./clips/clip-view.js";
 import { connectAfter, unanswered } from "./connection.js";
 import { controls } from "./controls.js";
-import { presenterDrawer } from "./drawer.js";
-import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed.js";
+import { createEmbedView } from "./embed/embed-view.js";
+import { SNIPPET, embedIgnored, playOnItsOwn } from "./embed/embed.js";
 import { whyNoTour } from "./feasibility.js";
-import { preferredLanguage, setLanguage, t } from "./i18n.js";
-import { listenForShortcuts } from "./keyboard.js";
-import { linkedLibrary, loadLibrary } from "./library.js";
-import { Lane } from "./lane.js";
+import { bindInputs } from "./inputs/inputs.js";
+import { listenForShortcuts } from "./inputs/keyboard.js";
+import { createComposerView } from "./lab/composer-view.js";
+import { createComposer, initialComposer } from "./lab/composer.js";
+import { createStripView } from "./lab/strip-view.js";
+import { NO_STRIP, createStrip } from "./lab/strip.js";
+import { createTournamentView } from "./lab/tournament-view.js";
+import { NO_TOURNAMENT, createTournament } from "./lab/tournament.js";
 import { lessonLane } from "./lane-facts.js";
-import { publishView } from "./mirror.js";
+import { Lane } from "./lane.js";
+import { linkedLibrary, loadLibrary } from "./orderings/library.js";
 import { IDLE_RUN, createPlayback } from "./playback.js";
-import { NO_POLL, createPolls } from "./polls.js";
-import { createPredictor, keptPredict } from "./predict.js";
-import { placeQuestion } from "./question-place.js";
+import { createPredictView } from "./predict/predict-view.js";
+import { createPredictor, keptPredict } from "./predict/predict.js";
 import { defaultSettings, fromLink, readLimits, toLink } from "./settings.js";
 import { Store } from "./store.js";
-import { NO_STRIP, createStrip } from "./strip.js";
-import { NO_TOURNAMENT, createTournament } from "./tournament.js";
-import { bindInputs } from "./inputs.js";
 import { createBoardsView } from "./views/boards.js";
-import { createClassView } from "./views/classpanel.js";
-import { createClipView } from "./views/clip.js";
-import { createComposerView } from "./views/composer.js";
 import { createControlsView } from "./views/controls.js";
 import { createCountersView } from "./views/counters.js";
-import { createEmbedView } from "./views/embed.js";
 import { createLessonView } from "./views/lesson.js";
 import { createOfflineView } from "./views/offline.js";
-import { createPollView } from "./views/poll.js";
-import { createPredictView } from "./views/predict.js";
 import { createStatusView } from "./views/status.js";
-import { createStripView } from "./views/strip.js";
-import { createTournamentView } from "./views/tournament.js";
+import { preferredLanguage, setLanguage, t } from "./words/i18n.js";
 
 const els = new Proxy({}, {
   // els.boardBox is the element with id "board-box".
@@ -78,14 +78,14 @@ const store = new Store({
     language: embedded?.language ?? preferredLanguage(new URLSearchParams(location.search).get("lang")) },
   notes: { board: null, share: null, embed: null },
   embedded,
-  snippet: SNIPPET, // the choices for the embed code the page gives: see embed.js
+  snippet: SNIPPET, // the choices for the embed code the page gives: see embed/embed.js
   marks: [], // the instructor's bookmarks of the run shown: [{at, label}]
-  predict: keptPredict(), // the page's own questions about the next move: see predict.js
-  poll: NO_POLL,    // the class's questions: see polls.js
+  predict: keptPredict(), // the page's own questions about the next move: see predict/predict.js
+  poll: NO_POLL,    // the class's questions: see class/polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
-  orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see composer.js
-  strip: NO_STRIP, // the orderings tried on many boards: see strip.js
-  tournament: NO_TOURNAMENT, // the class's tournament of orderings: see tournament.js
+  orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see lab/composer.js
+  strip: NO_STRIP, // the orderings tried on many boards: see lab/strip.js
+  tournament: NO_TOURNAMENT, // the class's tournament of orderings: see lab/tournament.js
 }, frameGap);
 
 const runs = {

@@ -4,7 +4,7 @@
 // square concerned (the move considered, or the square of the call); depth is the call's place
 // on the call stack (0 for the first call, like callStack's levels); note is a message id whose
 // placeholders params fills with square numbers (the page names them) and counts.
-import { orderMoves, parseOrder } from "./orderings.js";
+import { orderMoves, parseOrder } from "./orderings/orderings.js";
 
 /** The search as the page shows it: the textbook's recursion, with translatable comments. */
 export const CODE = [

@@ -2,8 +2,7 @@
 // derives every control's label, enabled and hidden state from the page's state: the buttons,
 // the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
-import { clipSpan } from "./clips/pacing.js";
-import { predictable } from "./predict.js";
+import { clipSpan } from "./timeline.js";
 
 const TRANSITIONS = {
   idle: { play: "playing", step: "paused", skip: "skipping" },
@@ -21,6 +20,11 @@ export function next(status, action) {
 /** Tell whether a run is under way: a change of settings would throw its work away. */
 export function underWay(status) {
   return status === "playing" || status === "paused" || status === "skipping";
+}
+
+/** Tell whether predict mode can run on the page as it is (its own board, not a race or graph). */
+export function predictable(state) {
+  return state.settings.mode === "board" && state.klass.role !== "student";
 }
 
 /** Return the id of the words that tell the instructor why the class cannot be asked now, or null

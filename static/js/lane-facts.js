@@ -4,8 +4,8 @@ import { linesRun } from "./code.js";
 import { callStack, deadEnd } from "./lesson.js";
 import { copyModel, fromSnapshot, undo } from "./model.js";
 import { squareName } from "./notation.js";
-import { predictable } from "./predict.js";
-import { orderLabel } from "./order-words.js";
+import { predictable } from "./controls.js";
+import { orderLabel } from "./orderings/words.js";
 import { raceOrder } from "./settings.js";
 
 const MIN_TREE_SPAN = 8; // the fewest nodes across the tree picture, zoomed in all the way

@@ -2,10 +2,10 @@
 // view shows (which can lag behind what was received, when the user steps back).
 import { connect } from "./connection.js";
 import { apply, copyModel, createModel, fromSnapshot, rewind } from "./model.js";
-import { knightMoves } from "./orderings.js";
-import { refusal } from "./refusals.js";
+import { knightMoves } from "./orderings/orderings.js";
+import { refusal } from "./words/refusals.js";
 import { Timeline } from "./timeline.js";
-import { SearchTree } from "./tree.js";
+import { SearchTree } from "./tree/tree.js";
 
 // What makes two runs the same search (and the same events, given the same seed).
 const RUN_KEYS = ["graph", "rows", "cols", "start", "order", "closed", "all_tours", "seed"];

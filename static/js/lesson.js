@@ -1,7 +1,7 @@
 // What a lesson shows beside the board, worked out from the model alone: the search's call
 // stack, the onward moves Warnsdorff counts, the textbook's estimate of the work, why the
 // search backed up, and the position in words for a screen reader.
-import { freeMoves, orderMoves } from "./orderings.js";
+import { freeMoves, orderMoves } from "./orderings/orderings.js";
 
 /**
  * Return the search's call stack: for each square on the path, its visit number, the order in

@@ -1,8 +1,8 @@
 // The settings of a run as the page keeps them, their limits (which the server's page states),
 // and the address that sets them up again: every value a link brings is checked.
-import { checkName, nameIn, tidyForm } from "./library.js";
+import { checkName, nameIn, tidyForm } from "./orderings/library.js";
 import { parseSquare } from "./notation.js";
-import { NAMED } from "./orderings.js";
+import { NAMED } from "./orderings/orderings.js";
 
 const MODES = ["board", "race", "example"];
 // A class's ticket, as the server signs them: its nonce, a dot, and the signature.

@@ -301,3 +301,13 @@ export class Timeline {
     return Math.floor((n - this.origin) / level.stride);
   }
 }
+
+// A clip's span of the timeline: the page's controls read it, below the clips that make one.
+/**
+ * Return where a clip from "start" (the first event the timeline keeps) or from "here" (shown,
+ * the view's event) begins, and how many events the timeline holds after it: {at, held}.
+ */
+export function clipSpan({ first, head }, shown, from) {
+  const at = from === "here" ? shown : first;
+  return { at, held: Math.max(0, head - at) };
+}

@@ -35,7 +35,7 @@ INK = f"""([row, col, grid, [l, t, r, b], [cr, cg, cb], tolerance]) => {{
 
 
 def style(page, name):
-    return page.evaluate(f"async () => (await import('/static/js/theme.js')).STYLE.{name}")
+    return page.evaluate(f"async () => (await import('/static/js/paint/theme.js')).STYLE.{name}")
 
 
 def rgb(colour):

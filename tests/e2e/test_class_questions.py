@@ -17,9 +17,9 @@ from tests.support.page import (
 )
 from tests.support.questions import free_squares, next_square, results_csv
 
-RIGHT_RING = (0x13, 0x7A, 0x32)  # theme.js rightAnswer
-MY_ANSWER = (0x43, 0x38, 0xCA)  # theme.js myAnswer
-DEAD_END = (0x6A, 0x1B, 0x9A)  # theme.js deadEnd
+RIGHT_RING = (0x13, 0x7A, 0x32)  # paint/theme.js rightAnswer
+MY_ANSWER = (0x43, 0x38, 0xCA)  # paint/theme.js myAnswer
+DEAD_END = (0x6A, 0x1B, 0x9A)  # paint/theme.js deadEnd
 # The student's answer field: its placeholder's width as drawn, and the room inside its padding.
 PLACEHOLDER_FITS = """() => {
   const field = document.getElementById('poll-square'), style = getComputedStyle(field);

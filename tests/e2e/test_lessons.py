@@ -77,7 +77,7 @@ def test_call_stack_predicts_every_move_the_engine_makes(page, order, seed):
     mismatches = page.evaluate(
         """async ([events, order, seed]) => {
           const { createModel, apply } = await import('/static/js/model.js');
-          const { knightMoves } = await import('/static/js/orderings.js');
+          const { knightMoves } = await import('/static/js/orderings/orderings.js');
           const { callStack } = await import('/static/js/lesson.js');
           const run = { order, seed, rows: 6, cols: 6 };
           const moves = knightMoves(6, 6);

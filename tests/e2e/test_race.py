@@ -18,7 +18,7 @@ from tests.support.page import (
 )
 from tests.support.waiting import wait_for
 
-TEXT = (0x14, 0x18, 0x1C)  # the tree pictures' words (theme.js's grayText)
+TEXT = (0x14, 0x18, 0x1C)  # the tree pictures' words (paint/theme.js's grayText)
 LANES = [("#board", "#caption-main", "Naive"), ("#board-second", "#caption-second", "Warnsdorff")]
 
 

@@ -4,9 +4,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  FPS, GIF_MAX_FRAMES, GIF_MIN_CS, HOLD_S, PACES, clipSpan, evenSize, gifFrame, gifPlan, gifSeconds, videoCodec,
-  videoFrame, videoFrames, videoSeconds, videoType,
+  FPS, GIF_MAX_FRAMES, GIF_MIN_CS, HOLD_S, PACES, evenSize, gifFrame, gifPlan, gifSeconds, videoCodec, videoFrame,
+  videoFrames, videoSeconds, videoType,
 } from "../../static/js/clips/pacing.js";
+import { clipSpan } from "../../static/js/timeline.js";
 
 /** Return a stub of MediaRecorder.isTypeSupported that takes exactly the types given. */
 const takes = (...types) => (mime) => types.includes(mime);

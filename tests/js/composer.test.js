@@ -4,10 +4,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { orderingCode } from "../../static/js/code.js";
-import { draftKeys, draftOf, edit, initialComposer, nameTaken } from "../../static/js/composer.js";
-import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, tidyForm } from "../../static/js/library.js";
-import { orderLabel, orderNote } from "../../static/js/order-words.js";
-import { MAX_KEYS, KEYS, fewestOnwardFirst, idleFrom, needsBoard, usesSeed } from "../../static/js/orderings.js";
+import { draftKeys, draftOf, edit, initialComposer, nameTaken } from "../../static/js/lab/composer.js";
+import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, tidyForm } from "../../static/js/orderings/library.js";
+import { orderLabel, orderNote } from "../../static/js/orderings/words.js";
+import { MAX_KEYS, KEYS, fewestOnwardFirst, idleFrom, needsBoard, usesSeed } from "../../static/js/orderings/orderings.js";
 
 // The server's list (server/engine/orderings.py NEVER_TIE), as the page receives it in its limits.
 const NEVER_TIE = ["index", "moves", "random"];

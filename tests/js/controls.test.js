@@ -5,8 +5,8 @@ import { test } from "node:test";
 
 import { controls, next, underWay } from "../../static/js/controls.js";
 import { IDLE_RUN } from "../../static/js/playback.js";
-import { NO_POLL } from "../../static/js/polls.js";
-import { PREDICT } from "../../static/js/predict.js";
+import { NO_POLL } from "../../static/js/class/polls.js";
+import { PREDICT } from "../../static/js/predict/predict.js";
 
 const STATUSES = ["idle", "playing", "paused", "skipping", "finished"];
 const ACTIONS = ["play", "pause", "step", "skip", "finish", "reset"];

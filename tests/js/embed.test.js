@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { SNIPPET, embedAddress, embedCode, frameSize } from "../../static/js/embed.js";
+import { SNIPPET, embedAddress, embedCode, frameSize } from "../../static/js/embed/embed.js";
 
 const SETTINGS = { mode: "board", rows: 8, cols: 8, start: 0, order: "warnsdorff", closed: false, allTours: false,
   budget: null, speed: 30, seed: 7 };

@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { answerOf, foresee } from "../../static/js/foresight.js";
+import { answerOf, foresee } from "../../static/js/predict/foresight.js";
 import { apply, createModel } from "../../static/js/model.js";
-import { knightMoves } from "../../static/js/orderings.js";
+import { knightMoves } from "../../static/js/orderings/orderings.js";
 
 const golden = JSON.parse(readFileSync(new URL("../fixtures/orderings.json", import.meta.url), "utf8"));
 const EXAMPLE = [[1, 3], [2, 3], [], [4], [5], [2]]; // the textbook's graph, A to F

@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { bookEstimate, callStack, deadEnd, position, scientific, treeEstimate } from "../../static/js/lesson.js";
 import { apply, createModel } from "../../static/js/model.js";
-import { knightMoves } from "../../static/js/orderings.js";
+import { knightMoves } from "../../static/js/orderings/orderings.js";
 
 const EXAMPLE = [[1, 3], [2, 3], [], [4], [5], [2]]; // the textbook's graph, A to F
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { KEYS, OrderError, knightMoves, orderMoves, parseOrder } from "../../static/js/orderings.js";
+import { KEYS, OrderError, knightMoves, orderMoves, parseOrder } from "../../static/js/orderings/orderings.js";
 
 const golden = JSON.parse(readFileSync(new URL("../fixtures/orderings.json", import.meta.url), "utf8"));
 

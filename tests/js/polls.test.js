@@ -5,7 +5,7 @@ import { test } from "node:test";
 
 import { Store } from "../../static/js/store.js";
 import { answersOf, shownLane, turnedOf } from "../../static/js/lane-facts.js";
-import { NO_POLL, accuracy, createPolls, lastSeries, moves, resultsCsv, seriesGoesOn } from "../../static/js/polls.js";
+import { NO_POLL, accuracy, createPolls, lastSeries, moves, resultsCsv, seriesGoesOn } from "../../static/js/class/polls.js";
 
 globalThis.requestAnimationFrame ??= () => {};
 globalThis.performance ??= { now: () => 0 };

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { refusal } from "../../static/js/refusals.js";
+import { refusal } from "../../static/js/words/refusals.js";
 
 test("a refusal is said by its code, with the values it names", () => {
   assert.deepEqual(refusal({ ok: false, code: "class.no_such_class", error: "there is no class with that code" }),

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { Store } from "../../static/js/store.js";
-import { NO_STRIP, createStrip, stripBoards } from "../../static/js/strip.js";
-import { stripRows } from "../../static/js/strip-facts.js";
+import { NO_STRIP, createStrip, stripBoards } from "../../static/js/lab/strip.js";
+import { stripRows } from "../../static/js/lab/strip-facts.js";
 
 globalThis.requestAnimationFrame ??= () => {};
 globalThis.performance ??= { now: () => 0 };

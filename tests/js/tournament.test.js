@@ -6,7 +6,7 @@ import { test } from "node:test";
 
 import { Store } from "../../static/js/store.js";
 import { NO_TOURNAMENT, applyNews, createTournament, entryOrder, standings, standingsCsv, tally }
-  from "../../static/js/tournament.js";
+  from "../../static/js/lab/tournament.js";
 
 globalThis.requestAnimationFrame ??= () => {};
 globalThis.performance ??= { now: () => 0 };

@@ -3,9 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { knightMoves, orderMoves } from "../../static/js/orderings.js";
+import { knightMoves, orderMoves } from "../../static/js/orderings/orderings.js";
 import { partingNode } from "../../static/js/lane-facts.js";
-import { SearchTree, columnStart } from "../../static/js/tree.js";
+import { SearchTree, columnStart } from "../../static/js/tree/tree.js";
 import { random } from "./support/random.js";
 
 /** Return the wire codes of a search's walk of n events from the start: visits, backtracks, tours. */

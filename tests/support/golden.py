@@ -1,4 +1,5 @@
-"""Golden vectors of the engine's orderings, which the page's twin (static/js/orderings.js) must match.
+"""Golden vectors of the engine's orderings, which the page's twin must match
+(static/js/orderings/orderings.js).
 
 `python -m tests.support.golden` writes them to tests/fixtures/orderings.json; a Python test
 checks the file still matches the engine, and JavaScript tests check the page against it: the

@@ -80,7 +80,7 @@ def click_square(page, row, col):
     (0 at the left), once the board is drawn with the model's rows and columns."""
     board = page.locator("#board")
     board.scroll_into_view_if_needed()
-    colour = page.evaluate("async () => (await import('/static/js/theme.js')).STYLE.grid")
+    colour = page.evaluate("async () => (await import('/static/js/paint/theme.js')).STYLE.grid")
     centre = page.wait_for_function(SQUARE_CENTRE, arg=[row, col, colour]).json_value()
     board.click(position=centre)
 

@@ -5,11 +5,12 @@
 // needed. Each frame is painted from the model at its own simulated time, so fades and glides
 // are smooth and the same every time. The page's views, its model and its
 // connection are never touched.
-import { t } from "../i18n.js";
-import { orderLabel } from "../order-words.js";
+import { t } from "../words/i18n.js";
+import { orderLabel } from "../orderings/words.js";
 import { apply, copyModel, rewind } from "../model.js";
 import { squareName } from "../notation.js";
-import { FPS, clipSpan, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
+import { FPS, gifFrame, gifPlan, videoCodec, videoFrame, videoFrames, videoSeconds } from "./pacing.js";
+import { clipSpan } from "../timeline.js";
 import { Film } from "./film.js";
 
 // Both are laid out in a 960 x 540 box, caption included. The video, at 2 pixels a CSS pixel,

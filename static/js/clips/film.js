@@ -2,9 +2,9 @@
 // and scale of the clip's choosing, by the clip's simulated clock, with the search tree beside it
 // if asked, over a strip of caption lines that make the clip explain itself on a slide.
 import { evenSize } from "./pacing.js";
-import { STYLE } from "../theme.js";
-import { BoardPainter } from "../views/board.js";
-import { TreePainter } from "../views/tree.js";
+import { STYLE } from "../paint/theme.js";
+import { BoardPainter } from "../paint/board.js";
+import { TreePainter } from "../paint/tree.js";
 
 const CAPTION = { font: 15, line: 21, pad: 10 }; // the caption's type and spacing, in CSS pixels
 const CAPTION_LINES = 2;

@@ -32,15 +32,6 @@ const VIDEO_TYPES = [
   ["video/mp4", "mp4", "MP4"],
 ];
 
-/**
- * Return where a clip from "start" (the first event the timeline keeps) or from "here" (shown,
- * the view's event) begins, and how many events the timeline holds after it: {at, held}.
- */
-export function clipSpan({ first, head }, shown, from) {
-  const at = from === "here" ? shown : first;
-  return { at, held: Math.max(0, head - at) };
-}
-
 /** Return the video type to record, {mime, ext, name}, by isTypeSupported(mime); null if none. */
 export function videoType(isTypeSupported) {
   const found = VIDEO_TYPES.find(([mime]) => isTypeSupported(mime));

@@ -2,11 +2,11 @@
 // board, and the key to the hint boxes, shown where the boxes first appear.
 import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
-import { GraphView } from "./graph.js";
-import { t } from "../i18n.js";
+import { GraphView } from "../paint/graph.js";
+import { t } from "../words/i18n.js";
 import { answersOf, asking, deadEndOf, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
-import { fewestOnwardFirst } from "../orderings.js";
-import { setText } from "./dom.js";
+import { fewestOnwardFirst } from "../orderings/orderings.js";
+import { setText } from "../dom.js";
 
 /** Return the boards' view: render(state, runs) draws what the state and the runs' models say. */
 export function createBoardsView(els, reducedMotion) {

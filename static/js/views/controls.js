@@ -1,11 +1,11 @@
 // The controls: every button's label and enabled state, and every form field's value, set from
 // the page's state (a change waiting for confirmation shows its values).
 import { controls } from "../controls.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { squareName } from "../notation.js";
-import { orderLabel, orderNote } from "../order-words.js";
-import { NAMED, fewestOnwardFirst, usesSeed } from "../orderings.js";
-import { setText, setValue } from "./dom.js";
+import { orderLabel, orderNote } from "../orderings/words.js";
+import { NAMED, fewestOnwardFirst, usesSeed } from "../orderings/orderings.js";
+import { setText, setValue } from "../dom.js";
 
 /** Return the controls' view. */
 export function createControlsView(els, limits) {

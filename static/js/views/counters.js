@@ -1,10 +1,10 @@
 // The counters, the race's captions under each board, and the position as text (also the
 // board's own description, which a screen reader reads).
-import { number, t } from "../i18n.js";
+import { number, t } from "../words/i18n.js";
 import { position } from "../lesson.js";
 import { knightSquare } from "../model.js";
 import { nameOf, raceName, shownLane } from "../lane-facts.js";
-import { TURNED } from "../polls.js";
+import { TURNED } from "../class/polls.js";
 
 
 /** Return the counters' view. */

@@ -1,11 +1,11 @@
 // The lesson panels: the code with the lines that ran, the call stack numbered as the board is,
 // the dead end just left and why, the depth chart, and the textbook's estimate of the work.
 import { CODE, eventLine, orderingCode } from "../code.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
-import { DepthChart } from "./chart.js";
-import { TreePicture } from "./tree.js";
-import { setText } from "./dom.js";
+import { DepthChart } from "../paint/chart.js";
+import { TreePicture } from "../paint/tree.js";
+import { setText } from "../dom.js";
 import {
   asking, deadEndOf, held, lastTrace, lessonLane, nameOf, orderOf, partingNode, pointedNode, raceName, shownLane, stackOf,
   treeLanes, treeShown,

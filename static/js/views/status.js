@@ -1,9 +1,9 @@
 // The status line (what is happening and what to do next), the question a change waiting for
 // confirmation asks, the undo offer, and what a screen reader hears of the moves.
 import { whyNoTour } from "../feasibility.js";
-import { t } from "../i18n.js";
+import { t } from "../words/i18n.js";
 import { nameOf, raceName } from "../lane-facts.js";
-import { fewestOnwardFirst } from "../orderings.js";
+import { fewestOnwardFirst } from "../orderings/orderings.js";
 
 const CLASS_STATES = {
   playing: "status.classPlaying", paused: "status.classPaused", skipping: "status.classSkipping",

@@ -1,0 +1,64 @@
+// A chart of the search's depth over the events so far: the sawtooth of backtracking. Each
+// bucket of events shows as a band from its lowest to its highest depth.
+import { STYLE } from "./theme.js";
+import { CanvasView } from "./canvas.js";
+
+const PAD = 2; // px kept clear inside the frame, so the lines at 0 and the top are not cut
+
+export class DepthChart extends CanvasView {
+  /**
+   * Show buckets {from, to, low, high, last} of the depth from the run's start up to event
+   * number at, on a scale up to maxDepth (a tour's depth): drawn at once, as the page renders in
+   * an animation frame, so that the chart changes in the same frame as the rest of the page.
+   */
+  render(data) {
+    this.data = data;
+    this.draw();
+  }
+
+  draw() {
+    const ctx = this.ctx, [width, height] = this.size;
+    this.clear();
+    if (!this.data || width <= 2 * PAD || height <= 2 * PAD) return;
+    const { buckets, at } = this.data;
+    const maxDepth = Math.max(1, this.data.maxDepth);
+    const y = (depth) => height - PAD - (depth / maxDepth) * (height - 2 * PAD);
+    const goal = Math.round(y(maxDepth)) + 0.5;
+    ctx.strokeStyle = STYLE.depthGoal;
+    ctx.setLineDash([4, 3]);
+    ctx.beginPath();
+    ctx.moveTo(1, goal);
+    ctx.lineTo(width - 1, goal);
+    ctx.stroke();
+    ctx.setLineDash([]);
+    if (!buckets.length) return;
+    const first = buckets[0].from, span = Math.max(1, at - first);
+    const x = (n) => PAD + ((n - first) / span) * (width - 2 * PAD);
+    if (buckets.length === 1 && buckets[0].to === first) {
+      // One point: a dot, as a line needs two.
+      ctx.fillStyle = STYLE.path;
+      ctx.beginPath();
+      ctx.arc(x(first), y(buckets[0].last), 2, 0, 2 * Math.PI);
+      ctx.fill();
+      return;
+    }
+    // The band, from the deepest point of each stretch of events to the shallowest; its top
+    // edge is the line of depths itself while every bucket holds one event.
+    const top = new Path2D();
+    for (const b of buckets) {
+      top.lineTo(x(b.from), y(b.high));
+      top.lineTo(x(b.to), y(b.high));
+    }
+    const band = new Path2D(top);
+    for (let i = buckets.length - 1; i >= 0; i--) {
+      band.lineTo(x(buckets[i].to), y(buckets[i].low));
+      band.lineTo(x(buckets[i].from), y(buckets[i].low));
+    }
+    ctx.fillStyle = STYLE.depthBand;
+    ctx.fill(band);
+    ctx.strokeStyle = STYLE.path;
+    ctx.lineWidth = 1.5;
+    ctx.lineJoin = "round";
+    ctx.stroke(top);
+  }
+}
