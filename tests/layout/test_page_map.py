@@ -5,7 +5,7 @@ import functools
 import re
 from pathlib import Path
 
-PAGE = Path(__file__).resolve().parent.parent / "static" / "js"
+PAGE = Path(__file__).resolve().parents[2] / "static" / "js"
 
 # `import ... from "x"` and `export ... from "x"` (over lines, as a long list of names wraps), a
 # bare `import "x"`, and `import("x")` with the name written out.
