@@ -21,8 +21,8 @@ from http.client import HTTPConnection
 import pytest
 import requests
 
-from server import MAX_FRAME_BYTES
 from server.__main__ import KEEPALIVE
+from server.edge import MAX_FRAME_BYTES
 from server.edge.badges import COOKIE, MINT_BURST, PROOF_BITS, find_proof
 from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE, SEAT_FULL, WRITE_TIMEOUT
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
