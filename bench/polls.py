@@ -56,7 +56,7 @@ from hall import (
 from load import Expected
 from stats import spread
 
-from server.classes.poll_events import COUNT_EVERY
+from server.classes.questions.slot import COUNT_EVERY
 from server.edge.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
 from tests.support.replay import followed
 

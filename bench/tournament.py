@@ -40,7 +40,7 @@ import common  # noqa: F401 - puts the project on the import path
 from hall import FOLLOWERS_PER_PROC, GOAL_P95_MS, Hall, run_and_report, split, verdict
 from stats import spread
 
-from server.classes.tournaments import CODES
+from server.classes.tournament.tournaments import CODES
 from server.engine.orderings import KEYS
 from server.engine.survey import cell
 from server.runs.pool import default_size

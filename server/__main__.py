@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
-from .classes.passes import load_secret
 from .edge.guard import HANDSHAKE_BURST, MAX_CONNECTIONS
+from .edge.keys import load_secret
 from .edge.seats import KEY_FILE, new_key
 from .runs.pool import default_size
 

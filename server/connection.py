@@ -5,9 +5,9 @@ import logging
 from flask import request
 from flask_socketio import ConnectionRefusedError
 
-from .classes.events import on_gone
+from .classes.roles import on_gone
+from .edge import app_limits
 from .edge.guard import FULL
-from .edge.limits import limits
 from .extension import socketio
 from .replies import Refusal, refuse
 from .runs.registry import runs
@@ -31,7 +31,7 @@ def on_disconnect(*reason):
     on_gone(request.sid)
     runs().drop(request.sid)
     runs().strips.drop(request.sid)
-    limits().forget(request.sid)
+    app_limits().forget(request.sid)
 
 
 @socketio.on_error_default

@@ -4,7 +4,7 @@ Errors name the bad value, quoted briefly, with a message a person can act on.
 """
 
 import reprlib
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .engine.orderings import check_order, needs_board
 from .engine.search import Compact, check_flag, compact
@@ -62,7 +62,7 @@ def _fields(data, event, names):
     return [data[name] for name in names]
 
 
-def _integer(name, value, low, high):
+def integer(name, value, low, high):
     """Return value if it is an integer from low to high, else raise ValueError."""
     if type(value) is not int or not low <= value <= high:
         raise ValueError(f"{name} must be a whole number from {low} to {high}, not {shown(value)}")
@@ -92,8 +92,8 @@ def parse_start(data):
             raise ValueError(f"start vertex {shown(start)} is not in the example graph (0 to 5, for A to F)")
         data = {"rows": 1, "cols": EXAMPLE_VERTICES, **data}
     rows, cols, start, order, speed = _fields(data, "start", START_FIELDS)
-    rows = _integer("rows", rows, 1, MAX_SIDE)
-    cols = _integer("cols", cols, 1, MAX_SIDE)
+    rows = integer("rows", rows, 1, MAX_SIDE)
+    cols = integer("cols", cols, 1, MAX_SIDE)
     if graph == "example" and (rows, cols) != (1, EXAMPLE_VERTICES):
         raise ValueError("the example graph has no rows and columns of its own; leave them out")
     if type(start) is not int or not 0 <= start < rows * cols:
@@ -107,11 +107,11 @@ def parse_start(data):
             f"the order {shown(order)} reads squares' places on a board; the example graph has none"
         )
     flags = {name: check_flag(name, data.get(name, False)) for name in ("paused", "closed", "all_tours")}
-    seed = _integer("seed", data.get("seed", 0), 0, MAX_SEED)
+    seed = integer("seed", data.get("seed", 0), 0, MAX_SEED)
     budget = data.get("budget")
     if budget is not None:
-        budget = _integer("budget", budget, 1, MAX_BUDGET)
-    resume_at = _integer("resume_at", data.get("resume_at", 0), 0, (budget or MAX_BUDGET + 1) - 1)
+        budget = integer("budget", budget, 1, MAX_BUDGET)
+    resume_at = integer("resume_at", data.get("resume_at", 0), 0, (budget or MAX_BUDGET + 1) - 1)
     options = {"seed": seed, "budget": budget, "graph": graph, "resume_at": resume_at, **flags}
     return RunOptions(rows, cols, start, order, _speed(speed), **options)
 
@@ -170,59 +170,14 @@ def parse_strip(data):
         sides = data["sides"]
         if not isinstance(sides, list) or len(sides) != 2:
             raise ValueError(f"sides must be [smallest, largest], not {shown(sides)}")
-        low = _integer("the smallest side", sides[0], 1, MAX_STRIP_SIDE)
-        sides = (low, _integer("the largest side", sides[1], low, MAX_STRIP_SIDE))
+        low = integer("the smallest side", sides[0], 1, MAX_STRIP_SIDE)
+        sides = (low, integer("the largest side", sides[1], low, MAX_STRIP_SIDE))
     else:
         rows, cols = _fields(data, "strip", ("rows", "cols"))
-        board = (_integer("rows", rows, 1, MAX_SIDE), _integer("cols", cols, 1, MAX_SIDE))
-    budget = _integer("budget", data.get("budget", DEFAULT_STRIP_BUDGET), 1, MAX_STRIP_BUDGET)
-    seed = _integer("seed", data.get("seed", 0), 0, MAX_SEED)
+        board = (integer("rows", rows, 1, MAX_SIDE), integer("cols", cols, 1, MAX_SIDE))
+    budget = integer("budget", data.get("budget", DEFAULT_STRIP_BUDGET), 1, MAX_STRIP_BUDGET)
+    seed = integer("seed", data.get("seed", 0), 0, MAX_SEED)
     return StripRequest(tuple(orders), sides, board, budget, seed)
-
-
-# A tournament: every entry searched on the same square boards, from a corner or the centre.
-TOURNAMENT_STARTS = ("corner", "centre")
-# Backtracks an entry may take over all its boards: what one student's entry may cost the helpers.
-MAX_ENTRY_BUDGET = 1_000_000
-
-
-@dataclass(frozen=True)
-class TournamentRules:
-    """What every entry is searched on: square boards of sides smallest to largest, each from a
-    corner or the centre, each stopped once it has backtracked `budget` times."""
-
-    smallest: int
-    largest: int
-    budget: int
-    start: str = "corner"
-
-    def boards(self):
-        """Return the boards, (side, start square), in the order searched."""
-        sides = range(self.smallest, self.largest + 1)
-        return [(n, 0 if self.start == "corner" else (n // 2) * n + n // 2) for n in sides]
-
-    def payload(self):
-        """Return the rules as the room is told them."""
-        return asdict(self)
-
-
-def parse_tournament(data):
-    """Check the rules of 'tournament_open' and return its TournamentRules."""
-    if not isinstance(data, dict):
-        raise ValueError(f"'tournament_open' needs smallest and largest, not {shown(data)}")
-    smallest = _integer("smallest", data.get("smallest"), 1, MAX_STRIP_SIDE)
-    largest = _integer("largest", data.get("largest"), smallest, MAX_STRIP_SIDE)
-    budget = _integer("budget", data.get("budget", DEFAULT_STRIP_BUDGET), 1, MAX_STRIP_BUDGET)
-    start = data.get("start", "corner")
-    if start not in TOURNAMENT_STARTS:
-        raise ValueError(f"start must be one of {', '.join(TOURNAMENT_STARTS)}, not {shown(start)}")
-    boards = largest - smallest + 1
-    if boards * budget > MAX_ENTRY_BUDGET:
-        raise ValueError(
-            f"{boards} boards of {budget} backtracks each is more than an entry may take "
-            f"({MAX_ENTRY_BUDGET:,} backtracks in all): fewer boards or a smaller budget"
-        )
-    return TournamentRules(smallest, largest, budget, start)
 
 
 def parse_speed(data):

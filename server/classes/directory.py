@@ -3,7 +3,7 @@
 With one process, every class is in that process's memory and this does nothing. With several,
 the process where a class was opened owns it (its instructor and run live there); the others
 learn of it here, ask its owner to welcome the students who join through them, and pass on
-their students' answers to its questions (see poll_events.py).
+their students' answers to its questions (see questions/events.py).
 
 A class's key names its owner and expires unless its owner renews it: the classes of a process
 that died go away by themselves, unless their instructor's page claims them first through another

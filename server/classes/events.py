@@ -5,17 +5,19 @@ import time
 from flask import current_app, request
 from flask_socketio import join_room, leave_room
 
+from ..edge import app_guesses, app_seats
 from ..edge.badges import ENVIRON_KEY as BADGE
-from ..edge.seats import app_seats
 from ..extension import socketio
 from ..replies import Refusal, answered
 from ..runs.registry import runs
 from .directory import Unavailable
-from .mirror import check_view
+from .mirror import check_view, mirror
 from .passes import Passes
-from .registry import classes, directory, guesses
+from .questions.slot import book
+from .registry import classes, directory
+from .roles import NOT_FOLLOWING, led, students_following, tell_students
 from .sessions import Feed, NoSuchClass, normal
-from .tournaments import entry_id
+from .tournament.tournaments import entry_id
 
 # Why a class ends, as class_ended says it: a stable key and the sentence.
 ENDINGS = {
@@ -25,8 +27,6 @@ ENDINGS = {
     "gone": "the class did not come back",
     "stopped": "the class's server stopped",
 }
-NOT_LEADING = "you do not lead a class"
-NOT_FOLLOWING = "you are not following a class"
 
 
 def _guessed(lookup, proven):
@@ -36,7 +36,7 @@ def _guessed(lookup, proven):
         # A token or ticket is no guess: the limits on guessing, which a school's NAT shares,
         # must not keep out the instructor, a returning student or a student with the link.
         return lookup()
-    sid, address, tried = request.sid, request.remote_addr, guesses()
+    sid, address, tried = request.sid, request.remote_addr, app_guesses()
     badge = request.environ.get(BADGE)
     # Checked before the lookup, whatever the code: answering a right code while refusing wrong
     # ones would tell a guesser which is which as fast as it asks.
@@ -46,38 +46,6 @@ def _guessed(lookup, proven):
     except NoSuchClass:
         tried.failed(sid, address, badge)
         raise
-
-
-def led():
-    """Return the class the requesting page leads, or refuse: it leads none."""
-    klass = classes().led_by(request.sid)
-    if klass is None:
-        raise Refusal("class.not_leading", NOT_LEADING)
-    return klass
-
-
-def check_in_control(sid):
-    """Raise ValueError if sid follows a class, whose run only its instructor controls."""
-    registry = classes()
-    klass = registry.followed_by(sid)
-    if klass is not None and klass.remote and not _still_open(klass.code):
-        registry.unfollow(sid)  # its owner has ended it
-        klass = None
-    if klass is not None:
-        raise Refusal(
-            "class.following",
-            f"you are following class {klass.code}: only its instructor controls the run; "
-            "leave the class to explore on your own board",
-            code=klass.code,
-        )
-
-
-def _still_open(code):
-    """Tell whether another process still has a class (assume so while Redis cannot say)."""
-    try:
-        return directory().exists(code)
-    except Unavailable:
-        return True
 
 
 def ended(code, why):
@@ -129,22 +97,6 @@ def on_class_open(data=None):
     _ensure_reaper()
     token, ticket = registry.token(klass), registry.ticket(klass)
     return {"code": klass.code, "token": token, "ticket": ticket, "students": 0}
-
-
-def students_following(klass):
-    """Return how many students follow a class, through every process (through this one alone
-    while Redis does not answer)."""
-    try:
-        elsewhere = directory().students(klass.code)
-    except Unavailable:
-        elsewhere = 0
-    return classes().students(klass) + elsewhere
-
-
-def tell_students(klass):
-    """Tell a class's instructor how many students follow it now."""
-    if klass is not None and not klass.remote and klass.instructor is not None:
-        socketio.emit("class_students", {"students": students_following(klass)}, to=klass.instructor)
 
 
 def welcome_from_here(registry, code, sid=None):
@@ -199,7 +151,7 @@ def on_class_claim(data=None):
             for follower in admitted:
                 socketio.emit("class_state", klass.welcome(), to=follower)
         welcome = klass.welcome()
-        count, history = klass.polls.answered(), klass.polls.results()
+        count, history = book(klass).answered(), book(klass).results()
     return {
         **welcome,
         "ticket": registry.ticket(klass),
@@ -217,12 +169,11 @@ def hand_off(registry, code):
     if klass is None:
         return
     with klass.lock:
-        for feed in (klass.main, klass.second):
-            if feed.player is not None:
-                feed.player.stop()
-        klass.main, klass.second, klass.state = Feed(), Feed(), "idle"
-        klass.end_contest()
-        klass.tournament = klass.contest = None  # its instructor's page brings it to its new owner
+        if klass.main.player is not None:
+            klass.main.player.stop()
+        klass.main, klass.state = Feed(), "idle"
+        for slot in klass.slots.values():  # the race's board, the tournament: its page brings them
+            slot.hand_off()
     if displaced is not None:
         runs().release(displaced)  # its run was the class's, which is run elsewhere now
         socketio.server.enter_room(displaced, klass.room, namespace="/")
@@ -283,7 +234,7 @@ def on_class_join(data=None):
             directory().ask_welcome(klass.code, sid)
         else:
             socketio.emit("class_state", klass.welcome(), to=sid)
-        answer, first = klass.polls.answer_of(voter_id)
+        answer, first = book(klass).answer_of(voter_id)
     ticket = registry.ticket(klass) if not klass.remote else data.get("ticket")
     entry = entry_id(voter_id)
     tell_students(klass)
@@ -323,12 +274,13 @@ def on_class_view(data=None):
         # is under way, or already over (a fast run can end before the view arrives) and the
         # page never named it.
         under_way = feed.player is not None and runs().get(request.sid) is feed.player
-        over_unseen = feed.result is not None and feed.result["run"] == latest != klass.viewed_run
+        mirrored = mirror(klass)
+        over_unseen = feed.result is not None and feed.result["run"] == latest != mirrored.run
         if view["run"] is None and (under_way or over_unseen):
             view = {**view, "run": latest, "at": None}
         elif view["run"] is not None:
-            klass.viewed_run = view["run"]
-        klass.view = view
+            mirrored.run = view["run"]
+        mirrored.view = view
         klass.touched = time.monotonic()
         socketio.emit("class_view", view, to=klass.room, skip_sid=request.sid)
 
@@ -340,23 +292,6 @@ def on_class_end(data=None):
     klass = led()
     end_class(classes(), klass, "ended")
     return {"code": klass.code}
-
-
-def on_gone(sid):
-    """Note that a page has gone: a follower leaves its room; an instructor leaves its class,
-    whose run waits, paused, for them to come back."""
-    guesses().forget(sid)  # its address's bucket stays: reconnecting must not refill it
-    classes().drop_second(sid)
-    klass, followed = classes().led_by(sid), classes().followed_by(sid)
-    classes().left(sid)
-    tell_students(followed)
-    if klass is not None:
-        with klass.lock:
-            player = klass.main.player
-            if player is not None and runs().release(sid) is player:
-                player.pause()
-            klass.state = "away"
-            socketio.emit("class_control", klass.control(), to=klass.room)
 
 
 def expire_waits(registry):

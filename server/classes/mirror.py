@@ -7,12 +7,30 @@ Students' pages check the link again as they check any link.
 """
 
 from ..wire import MAX_BUDGET, shown
+from .sessions import Slot
 
 MAX_LINK = 400  # characters; a page's link query is under 200
 MAX_MARKS = 30
 MAX_LABEL = 60
 PANELS = {"lesson": bool, "lines": bool, "hints": bool, "degrees": bool, "side": str}
 SIDES = ("main", "second")
+NAME = "view"  # the slot's name in a class
+
+
+class Mirror(Slot):
+    """What the instructor's page shows, for the room to mirror, and the last run it named in a view."""
+
+    def __init__(self, klass):
+        self.view = None
+        self.run = None
+
+    def welcome(self):
+        return {"view": self.view}
+
+
+def mirror(klass):
+    """Return a class's Mirror."""
+    return klass.slots[NAME]
 
 
 def _event(name, value):

@@ -1,11 +1,11 @@
-"""An app's classes: its class sessions, where other processes know them, and the failed
-guesses at their codes, each made at init_app and found through the current app."""
+"""An app's classes: its class sessions and where other processes know them, each made at
+init_app and found through the current app."""
 
 from flask import current_app
 
+from ..edge.keys import load_secret
 from .directory import directory_for
-from .guesses import BURST, FREE_FAILURES, MAX_DELAY, PER_MINUTE, Guesses
-from .passes import Passes, load_secret
+from .passes import Passes
 from .sessions import Classes
 
 
@@ -24,17 +24,6 @@ def init_app(app):
     app.extensions["knights_tour_directory"] = directory_for(
         app.config.get("MESSAGE_QUEUE"), app.config["CLASS_TTL_SECONDS"], app.config["QUEUE_TIMEOUT_SECONDS"]
     )
-    # Failed joins per remote address (a school's NAT is one) and per connection: see guesses.py.
-    app.config.setdefault("JOIN_FAILURES_BURST", BURST)
-    app.config.setdefault("JOIN_FAILURES_PER_MINUTE", PER_MINUTE)
-    app.config.setdefault("JOIN_FREE_FAILURES", FREE_FAILURES)
-    app.config.setdefault("JOIN_MAX_DELAY_SECONDS", MAX_DELAY)
-    app.extensions["knights_tour_guesses"] = Guesses(
-        burst=app.config["JOIN_FAILURES_BURST"],
-        per_minute=app.config["JOIN_FAILURES_PER_MINUTE"],
-        free=app.config["JOIN_FREE_FAILURES"],
-        max_delay=app.config["JOIN_MAX_DELAY_SECONDS"],
-    )
 
 
 def directory(app=None):
@@ -45,8 +34,3 @@ def directory(app=None):
 def classes(app=None):
     """Return the class sessions of an app (the current one by default)."""
     return (app or current_app).extensions["knights_tour_classes"]
-
-
-def guesses(app=None):
-    """Return the failed guesses at class codes of an app's clients (the current app by default)."""
-    return (app or current_app).extensions["knights_tour_guesses"]

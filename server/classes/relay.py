@@ -9,7 +9,9 @@ import time
 from ..engine.outline import Outline
 from ..extension import socketio
 from ..runs.audience import Nobody
+from .mirror import mirror
 from .registry import classes
+from .sessions import Feed, Slot
 
 # Above this pace a room gets snapshots a few times a second instead of every event:
 # what a class can watch, and what 300 browsers can take from one server.
@@ -19,12 +21,33 @@ SMALL_BATCH = 64  # events; a batch this small (a step, a slow pace) always reac
 # Nodes a stretch of the outline sent with a snapshot holds at least (see engine/outline.py):
 # coarser than a skip's, as a snapshot goes to every follower ten times a second.
 ROOM_STRETCH = 4096
+SECOND = "second"  # the slot's name in a class
+
+
+class Lane(Slot):
+    """A race's other board: the run of the instructor page's second connection, as its room sees it."""
+
+    def __init__(self, klass):
+        self.feed = Feed()
+
+    def welcome(self):
+        return {"second": self.feed.news()}
+
+    def hand_off(self):
+        if self.feed.player is not None:
+            self.feed.player.stop()
+        self.feed = Feed()
+
+
+def second(klass):
+    """Return the feed of a class's race's other board."""
+    return klass.slots[SECOND].feed
 
 
 class Relay:
     """Pass an instructor's run on to the class's room: what starts, moves and ends.
 
-    The run is the class's own (its feed is klass.main), or in a race the other board's, whose
+    The run is the class's own (its feed is klass.main), or in a race the other board's (Lane), whose
     news the room gets marked with its lane ("second"); how the run goes (class_control) is
     the class's own run's.
     """
@@ -33,7 +56,7 @@ class Relay:
         self.klass = klass
         self.run = run
         self.lane = lane
-        self.feed = klass.second if lane else klass.main
+        self.feed = second(klass) if lane else klass.main
 
     def _emit(self, event, payload):
         socketio.emit(event, {**payload, "lane": self.lane} if self.lane else payload, to=self.klass.room)
@@ -44,10 +67,11 @@ class Relay:
             feed = self.feed
             feed.started, feed.player, feed.result, feed.summarising = payload, player, None, False
             feed.outline = None
-            if not self.lane and self.klass.view is not None:
+            shown = mirror(self.klass)
+            if not self.lane and shown.view is not None:
                 # The instructor's page shows the new run: a welcome must not say otherwise
                 # before its next view arrives.
-                self.klass.view = {**self.klass.view, "run": payload["run"], "at": None}
+                shown.view = {**shown.view, "run": payload["run"], "at": None}
             self._control(player)
             self._emit("started", payload)
 

@@ -2,10 +2,10 @@
 class and is relayed to its room; a follower may not drive it; an open question holds it."""
 
 from ..runs.registry import runs
-from .events import check_in_control
-from .poll_events import check_unasked
+from .questions.slot import check_unasked
 from .registry import classes
 from .relay import relay_for
+from .roles import check_in_control
 
 # What a question's answer would give away: the run must not move on while it is open.
 MOVES_ON = frozenset({"start", "resume", "step", "skip", "stop"})

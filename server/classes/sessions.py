@@ -6,7 +6,6 @@ import time
 from collections import OrderedDict
 
 from ..replies import Refusal
-from .polls import PollBook
 
 # Join codes avoid letters and digits that read alike (0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -66,6 +65,21 @@ class Feed:
         return {"run": self.started, "snapshot": snapshot, "result": self.result}
 
 
+class Slot:
+    """A feature's own part of a class, made with the class by the factory the feature gave
+    Classes.add_slot: what a joining follower needs of it, and what it runs until the class goes."""
+
+    def welcome(self):
+        """Return the feature's part of what a joining follower is sent."""
+        return {}
+
+    def close(self):
+        """Stop what it runs: the class is closed here."""
+
+    def hand_off(self):
+        """Let go of what the class's instructor's page brings to the process that leads it now."""
+
+
 class ClassSession:
     """One class: its code, its instructor, its followers and the run they watch.
 
@@ -73,7 +87,7 @@ class ClassSession:
     code and its followers in this process: remote, with no token and no run.
     """
 
-    def __init__(self, code, nonce, instructor, remote=False):
+    def __init__(self, code, nonce, instructor, remote=False, slots=()):
         self.remote = remote
         self.code = code
         self.nonce = nonce  # the class's own, in its passes: see passes.py
@@ -86,19 +100,9 @@ class ClassSession:
         self.speed = None
         self.lock = threading.Lock()  # orders joins against what the room is sent
         self.touched = time.monotonic()
-        self.view = None  # what the instructor's page shows, for the room to mirror: see mirror.py
-        self.viewed_run = None  # the last run the instructor's page named in a view
-        # In a race, the other board's run comes from the instructor page's second connection.
-        self.second = Feed()
-        self.second_sid = None
-        # Its questions about the run's next move (of another process's class: as heard here).
-        self.polls = PollBook()
-        self.tally = None  # sends the instructor the count of answers: see poll_events.py
-        # Its tournament (tournaments.py), the feed searching its boards, and what tells the room
-        # of the standings' news: see tournament_events.py.
-        self.tournament = None
-        self.contest = None
-        self.standings = None
+        self.second_sid = None  # in a race, the instructor page's second connection (see relay.py)
+        # Each feature's own part of the class, by the name it was given (see Classes.add_slot).
+        self.slots = {name: make(self) for name, make in slots}
 
     def settle(self):
         """Set the state from the run, now that the instructor is there to drive it."""
@@ -107,11 +111,6 @@ class ClassSession:
             self.state, self.speed = player.state(), player.speed
         else:
             self.state = "finished" if self.main.result else "idle"
-
-    def end_contest(self):
-        """Stop searching the boards of its tournament, which nobody here will be told of."""
-        if self.contest is not None:
-            self.contest.stop()
 
     @property
     def room(self):
@@ -123,14 +122,10 @@ class ClassSession:
 
     def welcome(self):
         """Return what a joining follower needs: the run, where it is, and how it goes."""
-        return {
-            **self.control(),
-            **self.main.news(),
-            "view": self.view,
-            "second": self.second.news(),
-            "poll": self.polls.question(),
-            "tournament": self.tournament.state() if self.tournament is not None else None,
-        }
+        welcome = {**self.control(), **self.main.news()}
+        for slot in self.slots.values():
+            welcome.update(slot.welcome())
+        return welcome
 
 
 class Classes:
@@ -152,10 +147,18 @@ class Classes:
         self._voters = {}
         # The (code, nonce) of classes ended here, oldest first: see end().
         self._ended = OrderedDict()
+        self._slots = {}  # each feature's factory of its slot in a class, by name
         self._lock = threading.Lock()
 
     def __len__(self):
         return len(self._by_code)
+
+    def add_slot(self, name, make):
+        """Give every class made from now on a slot for a feature: make(klass) makes it, a Slot."""
+        self._slots[name] = make
+
+    def _session(self, code, nonce, instructor, remote=False):
+        return ClassSession(code, nonce, instructor, remote, self._slots.items())
 
     def open(self, sid):
         """Open a class led by sid and return it."""
@@ -169,7 +172,7 @@ class Classes:
                     code=self._following[sid],
                 )
             code = self._new_code()
-            klass = ClassSession(code, self.passes.nonce(), sid)
+            klass = self._session(code, self.passes.nonce(), sid)
             self._by_code[code] = klass
             self._led[sid] = code
         return klass
@@ -198,7 +201,7 @@ class Classes:
                 klass = None
             elif klass is None:
                 with self._lock:
-                    klass = self._by_code.setdefault(code, ClassSession(code, None, None, remote=True))
+                    klass = self._by_code.setdefault(code, self._session(code, None, None, remote=True))
         if klass is None:
             raise NoSuchClass()
         return klass
@@ -251,7 +254,7 @@ class Classes:
                 raise already_leading(self._led[sid])
             klass = self._by_code.get(code)
             if klass is None:
-                klass = self._by_code[code] = ClassSession(code, nonce, None)
+                klass = self._by_code[code] = self._session(code, nonce, None)
             elif klass.remote:  # its followers here follow it as led from here
                 klass.remote, klass.nonce = False, nonce
             self._drop_follower(sid)
@@ -455,7 +458,8 @@ class Classes:
             self._seconds.pop(klass.second_sid, None)
         if klass.instructor is None and klass.main.player is not None:
             klass.main.player.stop()
-        klass.end_contest()
+        for slot in klass.slots.values():
+            slot.close()
 
     def stale(self, now=None):
         """Return the classes to end: idle too long, or left by their instructor too long."""

@@ -21,10 +21,12 @@ import time
 
 from ..extension import socketio
 from .directory import Unavailable
-from .events import ended, hand_off, tell_students, welcome_from_here
-from .poll_events import count_remote
+from .events import ended, hand_off, welcome_from_here
+from .questions.events import count_remote
+from .questions.slot import book
 from .registry import classes, directory
-from .tournament_events import enter_remote
+from .roles import tell_students
+from .tournament.events import enter_remote
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +115,7 @@ def _heard(registry, event, payload, room):
     klass = registry.known_remote(code)
     if klass is not None:
         with klass.lock:
-            klass.polls.heard(event, payload)
+            book(klass).heard(event, payload)
 
 
 def _beat(registry, shared, every, let_go):

@@ -11,7 +11,7 @@ A script can collect badges too, by loading the page: an address is given MINT_B
 MINT_RATE a second after, and each badge only BADGE_BURST handshakes at once and one every
 1 / BADGE_RATE seconds, so that what badges add to an address's handshakes stays near its own
 budget. The id begins with the second it was given (hex), so that what a badge allows for a
-while after it was given (a few wrong class codes: classes/guesses.py) is kept only that long; a
+while after it was given (a few wrong class codes: guesses.py) is kept only that long; a
 page loaded with a badge older than RENEW is given a new one.
 
 A page that finds its address's badges all given (a script took them) earns one instead, with a

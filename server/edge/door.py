@@ -19,10 +19,10 @@ import socket
 import time
 from collections import Counter
 
+from . import app_guard
 from .guard import HANDSHAKE_REFUSED
 from .pacing import BUSY, RETRY_AFTER
 
-GUARD = "knights_tour_guard"  # the app's extensions key for its Guard
 HEAD_BYTES = 8192  # a handshake's head is well under 1 KB; a longer one is left to gunicorn
 COOKIE_LINE = re.compile(rb"\r\ncookie:[ \t]*([^\r\n]*?)[ \t]*(?=\r\n)", re.IGNORECASE)
 METHOD = re.compile(rb"[A-Z]+ ")  # a request line's method and its space, as gunicorn reads it
@@ -58,7 +58,7 @@ BUSY_REFUSAL = canned("503 Service Unavailable", BUSY, f"Retry-After: {RETRY_AFT
 def install(worker):
     """Put the app's guard at the door of a gunicorn worker that has loaded the app."""
     app = worker.wsgi
-    guard = app.extensions.get(GUARD)
+    guard = app_guard(app)
     handle, handle_error = worker.handle, worker.handle_error
     # An answer that waited WRITE_TIMEOUT for a peer that reads nothing ends its connection: an
     # attack the server has seen off, not an error of the server's (see guard.py).

@@ -3,8 +3,6 @@
 import threading
 import time
 
-from flask import current_app
-
 MAX_MESSAGE_BYTES = 16 * 1024  # the largest request a page sends is well under 1 KB
 RATE = 30.0  # requests a second, on average (a held arrow key repeats about 30 times a second)
 BURST = 60  # requests at once, after a quiet spell
@@ -100,8 +98,3 @@ class Buckets:
         """Drop what is kept about a key (a client that has gone)."""
         with self._lock:
             self._buckets.pop(key, None)
-
-
-def limits(app=None):
-    """Return the request buckets of an app's clients (the current app by default)."""
-    return (app or current_app).extensions["knights_tour_limits"]

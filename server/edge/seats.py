@@ -22,8 +22,6 @@ import hmac
 import re
 import secrets
 
-from flask import current_app
-
 from .badges import cookie
 
 COOKIE = "knights_seat"
@@ -107,8 +105,3 @@ class Seats:
 def number(seat):
     """Return a seat's number on its sheet."""
     return int(seat.partition("~")[2])
-
-
-def app_seats(app=None):
-    """Return an app's seats (the current app's by default)."""
-    return (app or current_app).extensions["knights_tour_seats"]

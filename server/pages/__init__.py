@@ -19,10 +19,11 @@ from flask import (
 
 from ..assets import Assets
 from ..classes.mirror import MAX_LABEL, MAX_MARKS
-from ..classes.polls import MAX_SERIES
+from ..classes.questions.checks import MAX_SERIES
 from ..classes.registry import classes
 from ..classes.sessions import CODE_ALPHABET, CODE_LENGTH
-from ..classes.tournaments import MAX_NAME as MAX_NICKNAME
+from ..classes.tournament.checks import MAX_NAME as MAX_NICKNAME
+from ..edge import app_badges, app_seats
 from ..edge import seats as seating
 from ..edge.badges import COOKIE, MAX_AGE
 from ..engine import ORDERINGS, example_graph
@@ -135,13 +136,13 @@ def page_context():
 def badged(context):
     """Return the page with context, giving the browser a badge if it has none, or asking it to
     earn one if its address has none left to give (see edge/badges.py)."""
-    badges = current_app.extensions["knights_tour_badges"]
+    badges = app_badges()
     badge = badges.issue(request.environ, request.remote_addr)
     # An embed is not asked: it sits in another site's page, which keeps the cookie from it, so a
     # badge earned there would be work thrown away at every load.
     earn = badge is None and badges.of(request.environ) is None and context["embed"] is None
     context["limits"]["badgeProof"] = badges.asked() if earn else None
-    seats = seating.app_seats()
+    seats = app_seats()
     seat = seats.of(request.environ)
     context["seat"] = seating.number(seat) if seat else None
     context["instructor"] = context["embed"] is None and seats.is_instructor(request.environ)
@@ -165,9 +166,7 @@ def earn_badge():
     address had none left to give it."""
     body = request.get_json(silent=True)
     try:
-        badge = current_app.extensions["knights_tour_badges"].earn(
-            body.get("proof") if isinstance(body, dict) else None
-        )
+        badge = app_badges().earn(body.get("proof") if isinstance(body, dict) else None)
     except Refusal as refusal:
         return told(refusal)[1], 400
     return with_badge(make_response({"ok": True}), badge)

@@ -19,6 +19,7 @@ from flask import (
     stream_template,
 )
 
+from ..edge import app_seats
 from ..edge import seats as seating
 from . import draw_qr, join_base, kept
 
@@ -39,15 +40,15 @@ def instructor():
     wrong = False
     if request.method == "POST":
         same_site()
-        if seating.app_seats().is_key(request.form.get("key")):  # back here, to say so and where to go
+        if app_seats().is_key(request.form.get("key")):  # back here, to say so and where to go
             return kept(
                 redirect("/instructor", 303),
                 seating.INSTRUCTOR_COOKIE,
-                seating.app_seats().instructor_cookie(),
+                app_seats().instructor_cookie(),
                 seating.MAX_AGE,
             )
         wrong = True
-    held = seating.app_seats().is_instructor(request.environ)
+    held = app_seats().is_instructor(request.environ)
     return no_store(
         make_response(render_template("instructor.html", wrong=wrong, held=held), 403 if wrong else 200)
     )
@@ -57,7 +58,7 @@ def instructor():
 def take_seat(signed):
     """Offer a student their seat, and keep it in their browser once they take it: a button, so
     that no other site's link can swap a browser's seat for another without its student knowing."""
-    seat = seating.app_seats().seat(signed)
+    seat = app_seats().seat(signed)
     if seat is None:
         return Response(
             "This seat link is not valid: ask your instructor for yours.\n", 404, mimetype="text/plain"
@@ -65,7 +66,7 @@ def take_seat(signed):
     if request.method == "POST":
         same_site()
         return kept(redirect("/", 303), seating.COOKIE, signed, seating.MAX_AGE)
-    held = seating.app_seats().of(request.environ)
+    held = app_seats().of(request.environ)
     page = render_template(
         "seat.html",
         number=seating.number(seat),
@@ -83,14 +84,14 @@ def no_store(response):
 
 def instructors_only():
     """Abort unless the request comes from a browser given the instructor key."""
-    if not seating.app_seats().is_instructor(request.environ):
+    if not app_seats().is_instructor(request.environ):
         abort(403, "Only a browser given the instructor key may print seats: enter it at /instructor first.")
 
 
 def roster_of(roster):
     """Return a roster's seats, for the instructor's browser alone (else abort)."""
     instructors_only()
-    found = seating.app_seats().seats(roster)
+    found = app_seats().seats(roster)
     if found is None:
         abort(404)
     return found
@@ -123,7 +124,7 @@ def new_roster():
     size = request.args.get("seats", "")
     if not re.fullmatch(r"[0-9]{1,4}", size) or not 1 <= int(size) <= seating.MAX_ROSTER:
         abort(400, f"A sheet has 1 to {seating.MAX_ROSTER:,} seats.")
-    return redirect(f"/roster/{seating.app_seats().roster(int(size))}", 303)
+    return redirect(f"/roster/{app_seats().roster(int(size))}", 303)
 
 
 @bp.get("/roster/<roster>")

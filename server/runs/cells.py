@@ -3,7 +3,7 @@
 A feed takes its boards from a source as it goes, keeps at most `in_flight` of them at the
 helper processes (pool.py) in its share's turn, and hands each board's end to a callback as it
 comes. With no helpers the worker searches the boards itself, one between turns at everything
-else. A strip (strips.py) and a class's tournament (classes/tournament_events.py) are each one
+else. A strip (strips.py) and a class's tournament (classes/tournament/events.py) are each one
 feed.
 """
 

@@ -5,8 +5,9 @@ import itertools
 import pytest
 
 from server import socketio
-from server.classes.registry import classes, guesses
+from server.classes.registry import classes
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from server.edge import app_guesses as guesses
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.runs.registry import runs

@@ -4,9 +4,9 @@ import re
 
 import pytest
 
-from server.classes.guesses import BROWSER_GUESSES, BROWSER_WINDOW, Guesses, address_key
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from server.edge.badges import MINT_BURST, MINT_RATE
+from server.edge.guesses import BROWSER_GUESSES, BROWSER_WINDOW, Guesses, address_key
 from tests.support.clock import Clock
 
 

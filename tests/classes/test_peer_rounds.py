@@ -3,7 +3,7 @@ with both rounds, the shift between them and how sure the answers were."""
 
 import pytest
 
-from server.classes.polls import PollBook
+from server.classes.questions.polls import PollBook
 from tests.support.polls import (
     ANSWERED,
     CLOSED,

@@ -4,9 +4,9 @@ import time
 
 import pytest
 
-from server.classes.poll_events import Throttle
-from server.classes.polls import HISTORY, PollBook
+from server.classes.questions.polls import HISTORY, PollBook
 from server.classes.registry import classes
+from server.classes.throttle import Throttle
 from server.runs.registry import runs
 from server.wire import encode
 from tests.support.polls import (

@@ -5,10 +5,11 @@ unwanted request refused saying why."""
 import pytest
 
 from server.classes.registry import classes
-from server.classes.tournaments import MAX_ENTRIES, Tournament, check_name, entry_id
+from server.classes.tournament.checks import TournamentRules, check_name, parse_tournament
+from server.classes.tournament.slot import contest
+from server.classes.tournament.tournaments import MAX_ENTRIES, Tournament, entry_id
 from server.engine.survey import cell
 from server.replies import Refusal
-from server.wire import TournamentRules, parse_tournament
 from tests.support.tournament import standings
 from tests.support.waiting import wait_for
 
@@ -281,7 +282,7 @@ def test_ending_the_class_stops_its_search(people, live_server):
     teacher, (student,), _ = classroom(people, 1)
     teacher.call("tournament_open", {"smallest": 30, "largest": 100, "budget": 10_000})
     student.call("tournament_enter", {"order": "naive"})
-    feed = classes(live_server.app).led_by(teacher.sid).contest
+    feed = contest(classes(live_server.app).led_by(teacher.sid)).feed
     assert teacher.call("class_end")["ok"] is True
     assert feed.stopped
 

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from server.classes.passes import load_secret
-from server.classes.registry import guesses
-from server.edge.seats import KEY_FILE, app_seats, new_key
+from server.edge import app_guesses as guesses
+from server.edge import app_seats
+from server.edge.keys import load_secret
+from server.edge.seats import KEY_FILE, new_key
 from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"

@@ -5,9 +5,10 @@ import re
 
 from playwright.sync_api import expect
 
-from server.classes.guesses import BROWSER_GUESSES
-from server.classes.registry import classes, guesses
+from server.classes.registry import classes
+from server.edge import app_guesses as guesses
 from server.edge.badges import COOKIE
+from server.edge.guesses import BROWSER_GUESSES
 from server.wire import DEFAULT_SPEED, SPEED_STEPS
 from tests.support.clock import Clock
 from tests.support.page import READY

@@ -7,7 +7,7 @@ import pytest
 import websocket
 from playwright.sync_api import expect
 
-from server.classes.passes import load_secret
+from server.edge.keys import load_secret
 from server.edge.seats import COOKIE, KEY_FILE, new_key
 from tests.support.page import READY, artifact, click_square
 from tests.support.questions import free_squares

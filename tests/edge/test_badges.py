@@ -7,7 +7,6 @@ import pytest
 import requests
 import websocket
 
-from server.classes.guesses import Guesses
 from server.edge.badges import (
     BADGE_BURST,
     COOKIE,
@@ -19,6 +18,7 @@ from server.edge.badges import (
     given,
     proves,
 )
+from server.edge.guesses import Guesses
 from server.edge.limits import Buckets
 from server.replies import Refusal
 from tests.support.waiting import wait_for

@@ -15,7 +15,7 @@ from urllib.parse import unquote
 import gevent
 import pytest
 
-from server.edge import door
+from server.edge import GUARD, door
 from server.edge.badges import COOKIE, Badges
 from server.edge.guard import HANDSHAKE_REFUSED, Guard
 from server.edge.limits import Buckets
@@ -280,7 +280,7 @@ def test_the_door_is_put_in_front_of_a_worker_only_where_the_peer_is_the_client_
 
     for proxies, ssl, installed in ((0, False, True), (1, False, False), (0, True, False)):
         handled = []
-        app = SimpleNamespace(extensions={door.GUARD: Guard(None)}, config={"PROXIES": proxies})
+        app = SimpleNamespace(extensions={GUARD: Guard(None)}, config={"PROXIES": proxies})
         worker = fake_worker(app, handle, ssl)
         plain = worker.handle_error
         door.install(worker)
@@ -291,7 +291,7 @@ def test_the_door_is_put_in_front_of_a_worker_only_where_the_peer_is_the_client_
 
 
 def test_an_address_holding_a_halls_connections_is_told_at_once_that_its_network_is_busy():
-    app = SimpleNamespace(extensions={door.GUARD: Guard(None, max_connections=1)}, config={"PROXIES": 0})
+    app = SimpleNamespace(extensions={GUARD: Guard(None, max_connections=1)}, config={"PROXIES": 0})
     held, told = [], []
 
     def handle(listener, client, address):
@@ -318,7 +318,7 @@ def test_an_address_holding_a_halls_connections_is_told_at_once_that_its_network
 
 def test_a_request_gunicorn_refuses_itself_takes_its_addresss_turn(clock):
     pacing = Pacing(addresses=Buckets(1.0, 2, clock=clock), max_wait=1.0)
-    app = SimpleNamespace(extensions={door.GUARD: Guard(None, pacing=pacing)}, config={"PROXIES": 0})
+    app = SimpleNamespace(extensions={GUARD: Guard(None, pacing=pacing)}, config={"PROXIES": 0})
     worker = fake_worker(app, lambda listener, client, address: None)
     door.install(worker)
     for _ in range(5):  # two at once and a second's wait: the rest find the queue full

@@ -8,7 +8,7 @@ import pytest
 import websocket
 
 from server.classes.registry import classes
-from server.edge.limits import limits
+from server.edge import app_limits as limits
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode

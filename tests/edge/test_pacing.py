@@ -3,8 +3,8 @@ address's turn, first come first served, and refused once the address's queue is
 
 import pytest
 
+from server.edge import GUARD
 from server.edge.badges import COOKIE, MINT_BURST, Badges
-from server.edge.door import GUARD
 from server.edge.guard import MAX_CONNECTIONS, Guard
 from server.edge.limits import Buckets
 from server.edge.pacing import ADDRESS_BURST, BUSY, FILE_BURST, RETRY_AFTER, Pacing

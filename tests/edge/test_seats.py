@@ -8,8 +8,10 @@ import re
 import pytest
 import websocket
 
-from server.classes.passes import Passes, load_secret
+from server.classes.passes import Passes
+from server.edge import app_seats
 from server.edge.guard import SEAT_FULL, Guard, Place
+from server.edge.keys import load_secret
 from server.edge.seats import (
     COOKIE,
     INSTRUCTOR,
@@ -19,7 +21,6 @@ from server.edge.seats import (
     PER_SEAT,
     Seats,
     allowance,
-    app_seats,
     new_key,
     number,
 )

@@ -97,3 +97,32 @@ def test_the_floors_are_few():
 def test_the_top_level_keeps_few_modules():
     top = [path.name for path in SERVER.glob("*.py")]
     assert len(top) <= 10, top
+
+
+def registers_handlers(module):
+    """Tell whether a module registers Socket.IO event handlers (a function decorated socketio.on...)."""
+    path = MODULES[module]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "socketio"
+                    and target.attr.startswith("on")
+                ):
+                    return True
+    return False
+
+
+HANDLERS = frozenset(module for module in MODULES if registers_handlers(module))
+
+
+def test_no_handler_module_imports_another():
+    # What handlers share lives below them, in modules of its own: a feature's handlers can be
+    # read, moved or dropped without the others'.
+    assert {"server.connection", "server.classes.events", "server.runs.events"} <= HANDLERS
+    for module in HANDLERS:
+        others = imports(module) & HANDLERS - {module}
+        assert not others, f"{module} imports the handler modules {sorted(others)}"

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from server.classes.mirror import MAX_LABEL, MAX_MARKS
-from server.classes.polls import MAX_SERIES
+from server.classes.questions.checks import MAX_SERIES
 from server.classes.registry import classes
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
 from server.engine import ORDERINGS

@@ -8,7 +8,7 @@ import zlib
 
 import pytest
 
-from server import MAX_FRAME_BYTES
+from server.edge import MAX_FRAME_BYTES
 from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
 from tests.support.hostile import ENGINE, GOOD, PACE, RSS_SLACK, TOO_MANY, Streaming, Watch, finished, gone
 from tests.support.process import MB

@@ -16,15 +16,13 @@ import threading
 import time
 from collections import deque
 
-from ..engine.orderings import check_order
-from ..engine.survey import BACKTRACKED, CLEAN, LOST, NONE, STOPPED
-from ..replies import Refusal
-from ..wire import shown
+from ...engine.orderings import check_order
+from ...engine.survey import BACKTRACKED, CLEAN, LOST, NONE, STOPPED
+from ...replies import Refusal
+from ...wire import shown
+from .checks import check_name, check_title
 
 MAX_ENTRIES = 500  # a lecture hall's students, with room for those who come late
-MAX_NAME = 24  # letters in a nickname (its field on the page takes as many), as in an ordering's name
-# A nickname: letters (any script) and digits first, then those, spaces and a few marks.
-NAME = re.compile(r"[^\W_][\w .'+-]*")
 ID = re.compile(r"[0-9a-f]{12}")
 # A board's end in one letter, as the standings carry it; "." for a board not searched yet.
 CODES = {CLEAN: "c", BACKTRACKED: "b", STOPPED: "s", NONE: "n", LOST: "l"}
@@ -32,9 +30,6 @@ WAITING = "."
 
 NOT_OPEN = "the tournament is not taking entries: the instructor has closed it, or opened none"
 FULL = f"the tournament has {MAX_ENTRIES} entries, as many as it takes"
-NAME_RULE = f"at most {MAX_NAME} letters, digits, spaces and . ' + - _, beginning with a letter or digit"
-BAD_NAME = f"a nickname has {NAME_RULE}"
-BAD_TITLE = f"an ordering's name has {NAME_RULE}"
 NO_ENTRY = "there is no entry with that id"
 AGAIN_MS = 2000  # between two entries of one student: a script's flood of them is a few a second
 TOO_SOON = "you entered an ordering a moment ago: wait a second or two before entering another"
@@ -43,26 +38,6 @@ TOO_SOON = "you entered an ordering a moment ago: wait a second or two before en
 def entry_id(voter):
     """Return the id of a voter's entry: its student's page can tell it, nobody else whose it is."""
     return hashlib.sha256(f"entry:{voter}".encode()).hexdigest()[:12]
-
-
-def check_name(name, code="tournament.bad_name", rule=BAD_NAME):
-    """Return a nickname (or, with the code and rule of a title, an ordering's name) tidied, None
-    for none, or raise a Refusal saying what it may be."""
-    if name is None:
-        return None
-    if not isinstance(name, str):
-        raise Refusal(code, rule)
-    tidy = " ".join(name.split())
-    if tidy == "":
-        return None
-    if len(tidy) > MAX_NAME or not NAME.fullmatch(tidy):
-        raise Refusal(code, rule)
-    return tidy
-
-
-def check_title(title):
-    """Return the name a student gave their ordering tidied (None for none), or raise a Refusal."""
-    return check_name(title, "tournament.bad_title", BAD_TITLE)
 
 
 class Entry:

@@ -1,93 +1,35 @@
 """Socket.IO handlers of class polls: the instructor asks for the run's next move, students answer."""
 
-import logging
-import math
-import threading
 import time
 
 from flask import request
 
-from ..engine.symmetry import BAD_TURN, TURNS, turned_next
-from ..extension import socketio
-from ..replies import Refusal, answered
-from ..runs.player import Player
-from .directory import Unavailable
-from .events import NOT_FOLLOWING, led, students_following
-from .polls import (
-    ALREADY_OPEN,
-    DISCUSS,
-    ENDED,
-    SECOND,
-    board_squares,
+from ...engine.symmetry import turned_next
+from ...extension import socketio
+from ...replies import Refusal, answered
+from ...runs.player import Player
+from ..directory import Unavailable
+from ..registry import classes, directory
+from ..relay import Relay
+from ..roles import followed, led, students_following
+from .checks import (
     check_asking,
     check_id,
     check_round,
     check_square,
+    check_stage,
     check_sure,
     check_timer,
-    prediction,
+    check_turn,
 )
-from .registry import classes, directory
-from .relay import Relay
+from .polls import ALREADY_OPEN, ENDED, board_squares, prediction
+from .slot import book, count
 
-COUNT_EVERY = 0.2  # seconds between two counts sent to the instructor: 5 a second at most
 NO_RUN = "there is no run to ask about: start one first"
-QUESTION_OPEN = "a question is open: reveal or cancel it first"
 # Students answer by tapping a square: the example graph has vertices, not squares.
 ON_GRAPH = "questions are asked about a knight's board, not the example graph"
 # How a run that was going goes on when its question is refused after it was paused.
 GOING = {"playing": Player.resume, "skipping": Player.skip}
-
-log = logging.getLogger(__name__)
-
-
-class Throttle:
-    """Call send() soon after each poke, at most once every `every` seconds, the last poke never lost.
-
-    The calls come from a task of start_task's, which sleep() paces and which ends once a
-    quiet spell of `every` seconds has passed.
-    """
-
-    def __init__(self, send, every, start_task, sleep, clock=time.monotonic):
-        self._send, self._every = send, every
-        self._start_task, self._sleep, self._clock = start_task, sleep, clock
-        self._lock = threading.Lock()
-        self._due = False  # poked since the last send
-        self._running = False
-        self._sent_at = -math.inf
-
-    def poke(self):
-        """Ask for a send: now if the last was long enough ago, else as soon as it may."""
-        with self._lock:
-            self._due = True
-            if self._running:
-                return
-            self._running = True
-        self._start_task(self._run)
-
-    def _run(self):
-        while True:
-            with self._lock:
-                wait = self._sent_at + self._every - self._clock()
-                if wait <= 0:
-                    if not self._due:
-                        self._running = False
-                        return
-                    self._due, self._sent_at = False, self._clock()
-            if wait > 0:
-                self._sleep(wait)
-                continue
-            try:
-                self._send()
-            except Exception:  # this count only: the next poke must still be served
-                log.exception("cannot send the count of answers")
-
-
-def check_unasked(sid):
-    """Raise ValueError if sid leads a class with an open question: the run waits for its answer."""
-    klass = classes().led_by(sid)
-    if klass is not None and klass.polls.open is not None:
-        raise Refusal("question.open", QUESTION_OPEN)
 
 
 def _id(data):
@@ -101,7 +43,7 @@ def _tell_room(klass, player):
 
 def _asked_about(klass):
     """Return the class's run, which a question can be asked about, or raise ValueError."""
-    if klass.polls.open is not None:
+    if book(klass).open is not None:
         raise Refusal("question.open_already", ALREADY_OPEN)
     player = klass.main.player
     if player is None:
@@ -141,7 +83,7 @@ def on_poll_open(data=None):
         else:
             started = klass.main.started
             squares = board_squares(started)
-            poll = klass.polls.pose(
+            poll = book(klass).pose(
                 started["run"],
                 ahead["events"],
                 move,
@@ -171,24 +113,21 @@ def on_poll_answer(data=None):
         raise ValueError("'poll_answer' needs an object with id and square")
     number, square = check_id(data["id"]), check_square(data["square"])
     sure, round = check_sure(data.get("sure")), check_round(data.get("round"))
-    registry = classes()
-    klass = registry.followed_by(request.sid)
-    if klass is None:
-        raise Refusal("class.not_following", NOT_FOLLOWING)
-    voter = registry.voter_of(request.sid)
+    klass = followed()
+    voter = classes().voter_of(request.sid)
     with klass.lock:
-        late = klass.polls.answer(voter, number, square, sure, round)
-        round = len(klass.polls.open.rounds)
+        late = book(klass).answer(voter, number, square, sure, round)
+        round = len(book(klass).open.rounds)
     if klass.remote:
         # Checked here, counted by the class's owner, in the round it was given for.
         try:
             directory().vote(klass.code, voter, number, square, sure, round)
         except Unavailable:
             with klass.lock:
-                klass.polls.withdraw(voter, number)  # so that the student may try again
+                book(klass).withdraw(voter, number)  # so that the student may try again
             raise
     else:
-        _count(klass)
+        count(klass)
     # A late answer is taken but counted apart: its page says so (see polls.Poll.late).
     return {"id": number, "square": square, "late": late, "round": round}
 
@@ -200,28 +139,10 @@ def count_remote(registry, code, voter, number, square, sure=None, round=None):
         return
     with klass.lock:
         try:
-            klass.polls.answer(voter, number, square, check_sure(sure), check_round(round))
+            book(klass).answer(voter, number, square, check_sure(sure), check_round(round))
         except ValueError:
             return  # a second answer, or one that came too late: not counted
-    _count(klass)
-
-
-def _count(klass):
-    """Let the instructor know how many have answered, soon."""
-    with klass.lock:
-        if klass.tally is None:
-            klass.tally = Throttle(
-                lambda: _send_count(klass), COUNT_EVERY, socketio.start_background_task, socketio.sleep
-            )
-    klass.tally.poke()
-
-
-def _send_count(klass):
-    with klass.lock:
-        poll, sid = klass.polls.open, klass.instructor
-        if poll is not None and sid is not None:
-            payload = {"id": poll.id, **poll.count()}
-            socketio.emit("poll_count", payload, to=sid, ignore_queue=True)  # connected here
+    count(klass)
 
 
 @socketio.on("poll_reveal")
@@ -231,7 +152,7 @@ def on_poll_reveal(data=None):
     klass = led()
     number = _id(data)
     with klass.lock:
-        result = klass.polls.reveal(number)
+        result = book(klass).reveal(number)
         socketio.emit("poll_revealed", result, to=klass.room)
         # A question asked again turned is about no move of the run: the run stays where it is.
         player = klass.main.player if result["transfer"] is None else None
@@ -249,11 +170,9 @@ def on_poll_stage(data=None):
     (answers closed), from the discussion to the second round (everyone answers again)."""
     klass = led()
     number = _id(data)
-    stage = data.get("stage")
-    if stage not in (DISCUSS, SECOND):
-        raise ValueError(f"stage must be '{DISCUSS}' or '{SECOND}'")
+    stage = check_stage(data.get("stage"))
     with klass.lock:
-        poll = klass.polls.advance(number, stage)
+        poll = book(klass).advance(number, stage)
         news = {"id": number, "stage": poll.stage, "round": len(poll.rounds)}
         socketio.emit("poll_stage", news, to=klass.room)
         count = poll.count()
@@ -269,7 +188,7 @@ def on_poll_timer(data=None):
     number = _id(data)
     seconds = check_timer(data.get("seconds"))
     with klass.lock:
-        poll = klass.polls.open_question(number)
+        poll = book(klass).open_question(number)
         poll.start_timer(seconds, time.monotonic())
         news = {"id": number, **poll.timer_news()}
         socketio.emit("poll_timer", news, to=klass.room)
@@ -283,18 +202,16 @@ def on_poll_transfer(data=None):
     half round: its answer is the search's next event from the turned position."""
     klass = led()
     number = _id(data)
-    turn = data.get("turn")
-    if turn not in TURNS:
-        raise ValueError(BAD_TURN)
+    turn = check_turn(data.get("turn"))
     _, peer, confidence = check_asking({key: data[key] for key in ("peer", "confidence") if key in data})
     present = students_following(klass)
     with klass.lock:
-        path, search = klass.polls.turnable(number)
+        path, search = book(klass).turnable(number)
         turned, event = turned_next(search, path, turn)
         move = prediction({"path": turned, "next": event})
-        original = klass.polls.history[-1]
+        original = book(klass).history[-1]
         player = klass.main.player
-        poll = klass.polls.pose(
+        poll = book(klass).pose(
             original["run"],
             # Where the class's run stands: the turned board shows until it moves on.
             player.events if player is not None else original["at"] + 1,
@@ -316,6 +233,6 @@ def on_poll_cancel(data=None):
     klass = led()
     number = _id(data)
     with klass.lock:
-        klass.polls.cancel(number)
+        book(klass).cancel(number)
         socketio.emit("poll_closed", {"id": number}, to=klass.room)
     return {"id": number}

@@ -6,9 +6,9 @@ import math
 import threading
 import time
 
-from ..edge.badges import given
-from ..edge.limits import Buckets
 from ..replies import Refusal
+from .badges import given
+from .limits import Buckets
 
 FREE_FAILURES = 3  # a student may mistype a code a few times without waiting
 MAX_DELAY = 60.0  # seconds, the longest a connection waits after a failure

@@ -1,0 +1,1 @@
+"""A class's questions about its run's next move: asked, answered, revealed, asked again turned."""
