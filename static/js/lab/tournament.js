@@ -10,7 +10,7 @@ import { recall, remember } from "../storage.js";
 // for its class: a page reloaded while the server restarted still brings it back.
 const KEPT = "knights-tour-tournament";
 
-// A board's end, as the server writes it in an entry's outcomes (server/classes/tournaments.py).
+// A board's end, as the server writes it in an entry's outcomes (server/classes/tournament/tournaments.py).
 export const OUTCOME_CODES = { c: "clean", b: "backtracked", s: "stopped", n: "none", l: "lost" };
 const WAITING = ".";
 
