@@ -1,8 +1,8 @@
 """Name the page's files by their content, so that a browser keeps them until they change.
 
-The page is some sixty files (its modules, its style, its libraries). Asked for by their plain
+The page is some seventy-five files (its modules, its style, its libraries). Asked for by their plain
 names, each is asked again at every load of the page, if only to hear that it has not changed:
-sixty requests a reload, every one a turn of the worker that serves the class. The page's
+seventy-five requests a reload, every one a turn of the worker that serves the class. The page's
 template names each by its path and a digest of its content (`?v=`), through an import map for
 the modules' imports of one another, and an answer to such a name may be kept for a year: a
 reload then asks for the page and nothing else, and a changed file has a new name.

@@ -13,7 +13,7 @@ spent, whatever it sends; a student's browser, with its badge, loads the page an
 without waiting behind a neighbour's flood; and a browser new to the server waits behind the
 address's queue for the page, at most MAX_WAIT, and for nothing else: the files the page names by
 their content (assets.py) have a budget of their own, since a browser asks for each once and
-keeps it (a page's reload asks for the page alone, not sixty files).
+keeps it (a page's reload asks for the page alone, not seventy-odd files).
 """
 
 import threading
@@ -22,11 +22,11 @@ import time
 from .limits import Buckets
 
 ADDRESS_RATE = 100.0  # requests a second served to one address once its burst is spent
-# A lecture hall's first loads at once: a page and its files (about 60 requests) for 300 browsers
+# A lecture hall's first loads at once: a page and its files (about 75 requests) for 300 browsers
 # are on their badges but for the page itself.
 ADDRESS_BURST = 2_000
 # The page's files named by their content (assets.py) have a budget of their own: a browser asks
-# for each once and keeps it, so a lecture hall's first loads need about 60 each, badge or not
+# for each once and keeps it, so a lecture hall's first loads need about 75 each, badge or not
 # (an embed whose site keeps the badge's cookie from it has none).
 FILE_RATE = 50.0
 FILE_BURST = 30_000
@@ -34,8 +34,8 @@ MAX_WAIT = 10.0  # seconds a request may wait for its turn; the address's queue 
 # Requests waiting at once, from every address: each holds one of the worker's connections, and
 # a few addresses' full queues must not take them all.
 MAX_WAITING = 2_000
-# A browser's own: a load of the page and its files (about 60 requests: its first, or a cache
-# cleared), filled again in ten minutes; a reload asks for the page alone. A script with many
+# A browser's own: most of a load of the page and its files (about 75 requests: its first, or a
+# cache cleared; the last few are taken from the address's files), filled again in ten minutes; a reload asks for the page alone. A script with many
 # badges (an address is given 600 at once) gets this from each but once, then one request every
 # ten seconds from each.
 BROWSER_BURST = 64
