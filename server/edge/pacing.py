@@ -35,9 +35,9 @@ MAX_WAIT = 10.0  # seconds a request may wait for its turn; the address's queue 
 # a few addresses' full queues must not take them all.
 MAX_WAITING = 2_000
 # A browser's own: most of a load of the page and its files (about 75 requests: its first, or a
-# cache cleared; the last few are taken from the address's files), filled again in ten minutes; a reload asks for the page alone. A script with many
-# badges (an address is given 600 at once) gets this from each but once, then one request every
-# ten seconds from each.
+# cache cleared; the last few are taken from the address's files), filled again in ten minutes;
+# a reload asks for the page alone. A script with many badges (an address is given 600 at once)
+# gets this from each but once, then one request every ten seconds from each.
 BROWSER_BURST = 64
 BROWSER_RATE = BROWSER_BURST / 600
 RETRY_AFTER = 5  # seconds a refused browser is told to wait before it tries again
