@@ -22,12 +22,12 @@ from ..classes.mirror import MAX_LABEL, MAX_MARKS
 from ..classes.questions.checks import MAX_SERIES
 from ..classes.registry import classes
 from ..classes.sessions import CODE_ALPHABET, CODE_LENGTH
-from ..classes.tournament.checks import MAX_NAME as MAX_NICKNAME
+from ..classes.tournament.checks import MAX_NAME
 from ..edge import app_badges, app_seats
 from ..edge import seats as seating
 from ..edge.badges import COOKIE, MAX_AGE
 from ..engine import ORDERINGS, example_graph
-from ..engine.orderings import NEVER_TIE
+from ..engine.orderings import MAX_KEYS, NEVER_TIE
 from ..replies import Refusal, told
 from ..wire import (
     DEFAULT_SPEED,
@@ -70,7 +70,6 @@ def turns(environ):
     return QR_TURNS if QR_PATH.fullmatch(environ.get("PATH_INFO", "")) else 1
 
 
-MAX_ORDER_NAME = 24  # letters in the name a student gives an ordering (the page's orderings/library.js)
 # The names the page gives the engine's orderings (in English; the page translates them).
 ORDERING_LABELS = {
     "naive": "Naive",
@@ -105,6 +104,9 @@ def page_context():
             "orders": list(ORDERINGS),
             # The keys after which no other key of an ordering decides anything.
             "neverTie": list(NEVER_TIE),
+            # Keys in one ordering; letters in the name of an ordering, as in a nickname.
+            "maxKeys": MAX_KEYS,
+            "maxOrderName": MAX_NAME,
             "maxStripSide": MAX_STRIP_SIDE,
             "maxStripBudget": MAX_STRIP_BUDGET,
             "example": {"names": list(graph.names), "moves": [list(m) for m in graph.adjacency]},
@@ -125,8 +127,7 @@ def page_context():
         "speed_steps": SPEED_STEPS,
         "default_speed_step": SPEED_STEPS.index(DEFAULT_SPEED),
         "orderings": [(name, ORDERING_LABELS[name]) for name in ORDERINGS],
-        "max_order_name": MAX_ORDER_NAME,
-        "max_nickname": MAX_NICKNAME,
+        "max_name": MAX_NAME,
         "max_strip_side": MAX_STRIP_SIDE,
         "max_strip_budget": MAX_STRIP_BUDGET,
         "max_roster": seating.MAX_ROSTER,

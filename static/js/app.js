@@ -83,7 +83,7 @@ const store = new Store({
   predict: keptPredict(), // the page's own questions about the next move: see predict/predict.js
   poll: NO_POLL,    // the class's questions: see class/polls.js
   clip: initialClip(), // the clip of the search chosen, or being made: see clips/actions.js
-  orderings: initialComposer(linkedLibrary(loadLibrary(), link), link.settings.order, limits.neverTie), // the student's own: see lab/composer.js
+  orderings: initialComposer(linkedLibrary(loadLibrary(limits), link), link.settings.order, limits.neverTie), // the student's own: see lab/composer.js
   strip: NO_STRIP, // the orderings tried on many boards: see lab/strip.js
   tournament: NO_TOURNAMENT, // the class's tournament of orderings: see lab/tournament.js
 }, frameGap);

@@ -79,7 +79,7 @@ export function fromLink(search, settings, limits) {
   const speed = limits.speeds.find((each) => String(each) === get("speed"));
   // An ordering by name, or by its written form (the page's names stand for their own forms).
   const order = (key, fallback) => {
-    const form = tidyForm(get(key) ?? "");
+    const form = tidyForm(get(key) ?? "", limits.maxKeys);
     return take(key, form !== null, form, fallback);
   };
   const formerRace = get("mode") !== null && mode === "race" && get("versus") === null;
@@ -99,8 +99,8 @@ export function fromLink(search, settings, limits) {
   const classCode = take("class", code.length === length && [...code].every((c) => alphabet.includes(c)), code, null);
   const ticket = take("ticket", classCode !== null && TICKET.test(get("ticket") ?? ""), get("ticket"), null);
   // The name a student gave a composed ordering, so that the link brings it back under that name.
-  const name = checkName(get("name") ?? "");
-  const composed = !Object.hasOwn(NAMED, next.order) && next.order === tidyForm(get("order") ?? "");
+  const name = checkName(get("name") ?? "", limits.maxOrderName);
+  const composed = !Object.hasOwn(NAMED, next.order) && next.order === tidyForm(get("order") ?? "", limits.maxKeys);
   const ordered = take("name", Boolean(name) && composed, name, null);
   return { settings: next, klass: classCode && { code: classCode, ticket }, name: ordered, ignored };
 }

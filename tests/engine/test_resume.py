@@ -32,7 +32,14 @@ def states(graph, start, order, options):
         yield n, event, list(search.path), backtracks, search.tours, search.last_tour
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]!r}-{c[2]}-{sorted(c[3])}")
+def case_id(case):
+    """Name a case by its board (or graph), start, ordering and options: the same in every process."""
+    graph, start, order, options = case
+    board = "x".join(map(str, graph.shape)) if graph.shape else "example"
+    return f"{board}-{start}-{order}-{'-'.join(sorted(options)) or 'plain'}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_a_search_resumed_after_any_event_makes_the_same_events_after_it(case):
     graph, start, order, options = case
     whole = list(Search(graph, start, order, **options))

@@ -1,14 +1,20 @@
 // The ordering composer: drafts edited key by key, names checked, orderings kept newest first, and
 // labels and code shown for any ordering, named or composed.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { orderingCode } from "../../static/js/code.js";
 import { draftKeys, draftOf, edit, initialComposer, nameTaken } from "../../static/js/lab/composer.js";
-import { MAX_KEPT, MAX_NAME, checkName, keep, nameIn, tidyForm } from "../../static/js/orderings/library.js";
+import { MAX_KEPT, checkName, keep, nameIn, tidyForm } from "../../static/js/orderings/library.js";
 import { orderLabel, orderNote } from "../../static/js/orderings/words.js";
-import { MAX_KEYS, KEYS, fewestOnwardFirst, idleFrom, needsBoard, usesSeed } from "../../static/js/orderings/orderings.js";
+import { KEYS, fewestOnwardFirst, idleFrom, needsBoard, usesSeed } from "../../static/js/orderings/orderings.js";
 
+// The server's limits on an ordering (its keys, its name's letters), as the page receives them,
+// written into the golden vectors from the server's own constants.
+const { maxKeys: MAX_KEYS, maxOrderName: MAX_NAME } = JSON.parse(
+  readFileSync(new URL("../fixtures/orderings.json", import.meta.url), "utf8"),
+).limits;
 // The server's list (server/engine/orderings.py NEVER_TIE), as the page receives it in its limits.
 const NEVER_TIE = ["index", "moves", "random"];
 
@@ -26,7 +32,7 @@ test("a draft grows, flips, rises and shrinks one key at a time, each key at mos
   draft = edit(edit(draft, { remove: 0 }), { remove: 0 });
   assert.equal(draft, "");
   assert.deepEqual(draftKeys(draft), []);
-  for (const key of KEYS) draft = edit(draft, { add: key });
+  for (const key of KEYS) draft = edit(draft, { add: key }, MAX_KEYS);
   assert.equal(draftKeys(draft).length, MAX_KEYS, "no more keys than an ordering may have");
 });
 
@@ -40,12 +46,12 @@ test("a name another ordering has is taken: the page's own (by name or label), o
 });
 
 test("a name is short and plain: letters of any script, digits, spaces and a few marks", () => {
-  assert.equal(checkName("  Roth  again "), "Roth again");
-  assert.equal(checkName(""), "");
-  assert.equal(checkName("马的规则"), "马的规则");
-  assert.equal(checkName("x".repeat(MAX_NAME)), "x".repeat(MAX_NAME));
+  assert.equal(checkName("  Roth  again ", MAX_NAME), "Roth again");
+  assert.equal(checkName("", MAX_NAME), "");
+  assert.equal(checkName("马的规则", MAX_NAME), "马的规则");
+  assert.equal(checkName("x".repeat(MAX_NAME), MAX_NAME), "x".repeat(MAX_NAME));
   for (const bad of ["x".repeat(MAX_NAME + 1), "<b>", "a\u0000b", "-first", "a;b", "\u202eevil"]) {
-    assert.equal(checkName(bad), null, bad);
+    assert.equal(checkName(bad, MAX_NAME), null, bad);
   }
 });
 

@@ -45,13 +45,16 @@ test("each key and composed ordering tries the hand-worked positions' moves in t
 });
 
 test("a written form with an unknown, repeated or surplus key is refused, never run", () => {
-  for (const written of cases.refused) assert.throws(() => parseOrder(written), OrderError, JSON.stringify(written));
+  for (const written of cases.refused) assert.throws(() => parseOrder(written, golden.limits.maxKeys), OrderError, JSON.stringify(written));
   assert.throws(() => parseOrder(["onward"]), { id: "order.notText" });
   // Each refusal names what is wrong, in the page's words.
   assert.throws(() => parseOrder("onward,,x"), { id: "order.emptyKey" });
   assert.throws(() => parseOrder("onward,x"), { id: "order.unknownKey", params: { key: "x", keys: KEYS.join(", ") } });
   assert.throws(() => parseOrder("pohl,-pohl"), { id: "order.twice", params: { key: "pohl" } });
-  assert.throws(() => parseOrder("index,".repeat(8) + "index"), { id: "order.tooMany", params: { n: 8, count: 9 } });
+  const { maxKeys } = golden.limits;
+  assert.throws(() => parseOrder("index,".repeat(maxKeys) + "index", maxKeys), { id: "order.tooMany", params: { n: maxKeys, count: maxKeys + 1 } });
+  const surplus = KEYS.slice(0, maxKeys + 1).join(",");
+  assert.equal(parseOrder(surplus).length, maxKeys + 1, "no limit but the one given");
   assert.deepEqual(parseOrder("warnsdorff-roth"), [
     { name: "onward", descending: false }, { name: "centre", descending: true },
   ]);

@@ -5,12 +5,13 @@ import { test } from "node:test";
 
 import { defaultSettings, fromLink, raceOrder, readLimits, squares, toLink } from "../../static/js/settings.js";
 
-// The limits the server puts in the page (server/pages.py, server/wire.py).
+// The limits the server puts in the page (server/pages/__init__.py, server/wire.py).
 const LIMITS = {
   maxSide: 32, maxSeed: 2 ** 32 - 1, maxBudget: 10 ** 9,
   speeds: [1, 2, 5, 10, 15, 30, 60, 120, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000, 0], defaultSpeed: 30,
   orders: ["naive", "warnsdorff", "warnsdorff-roth", "random"],
   example: { names: ["A", "B", "C", "D", "E", "F"], moves: [[1, 3], [2, 3], [], [4], [5], [2]] },
+  maxKeys: 8, maxOrderName: 24,
   maxMarks: 30, maxLabel: 60, maxSeries: 20, classCode: { alphabet: "ABCDEFGHJKMNPQRSTUVWXYZ23456789", length: 5 },
 };
 // The page's settings before it reads its address (defaultSettings, with its seed fixed).

@@ -9,7 +9,9 @@ from server.classes.mirror import MAX_LABEL, MAX_MARKS
 from server.classes.questions.checks import MAX_SERIES
 from server.classes.registry import classes
 from server.classes.sessions import CODE_ALPHABET, CODE_LENGTH
+from server.classes.tournament.checks import MAX_NAME
 from server.engine import ORDERINGS
+from server.engine.orderings import MAX_KEYS
 from server.pages import QR_MAX_AGE
 from server.wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
 from tests.support.qr import encodes
@@ -78,11 +80,15 @@ def test_the_page_is_given_every_bound_from_the_server_s_own_constants(app):
     # A class's: its bookmarks (how many, how long a label), questions in a series, and its codes.
     assert (given["maxMarks"], given["maxLabel"], given["maxSeries"]) == (MAX_MARKS, MAX_LABEL, MAX_SERIES)
     assert given["classCode"] == {"alphabet": CODE_ALPHABET, "length": CODE_LENGTH}
+    # An ordering's: its keys, and the letters of its name (and of a nickname).
+    assert (given["maxKeys"], given["maxOrderName"]) == (MAX_KEYS, MAX_NAME)
     # The fields that take them are bounded by the same values.
     html = client.get("/").get_data(as_text=True)
     assert int(field(html, "mark-label", "maxlength")) == MAX_LABEL
     assert int(field(html, "class-code", "maxlength")) == CODE_LENGTH
     assert int(field(html, "poll-series", "max")) == MAX_SERIES
+    for name in ("composer-name", "tournament-name"):
+        assert int(field(html, name, "maxlength")) == MAX_NAME
 
 
 def test_the_page_is_given_the_address_students_join_at(app):

@@ -3,15 +3,17 @@
 
 `python -m tests.support.golden` writes them to tests/fixtures/orderings.json; a Python test
 checks the file still matches the engine, and JavaScript tests check the page against it: the
-orderings, and the events of whole searches (traces) that the page's foresight must predict.
+orderings, and the events of whole searches (traces) that the page's foresight must predict, under
+the server's limits on an ordering (its keys, its name's letters) that the page is given.
 """
 
 import itertools
 import json
 from pathlib import Path
 
+from server.classes.tournament.checks import MAX_NAME
 from server.engine import VISIT, Search, example_graph, knight_graph
-from server.engine.orderings import ORDERINGS, needs_board
+from server.engine.orderings import MAX_KEYS, ORDERINGS, needs_board
 from server.wire import encode
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "orderings.json"
@@ -99,7 +101,8 @@ def vectors():
     boards = {
         f"{rows}x{cols}": [list(m) for m in knight_graph(rows, cols).adjacency] for rows, cols in BOARDS
     }
-    return {"moves": boards, "orderings": cases, "traces": traces()}
+    limits = {"maxKeys": MAX_KEYS, "maxOrderName": MAX_NAME}  # as the page's limits name them
+    return {"moves": boards, "orderings": cases, "traces": traces(), "limits": limits}
 
 
 if __name__ == "__main__":

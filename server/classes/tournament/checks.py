@@ -7,7 +7,8 @@ from dataclasses import asdict, dataclass
 from ...replies import Refusal
 from ...wire import DEFAULT_STRIP_BUDGET, MAX_STRIP_BUDGET, MAX_STRIP_SIDE, integer, shown
 
-MAX_NAME = 24  # letters in a nickname (its field on the page takes as many), as in an ordering's name
+# Letters in a nickname and in an ordering's name (the page's fields and checks are given it).
+MAX_NAME = 24
 # A nickname: letters (any script) and digits first, then those, spaces and a few marks.
 NAME = re.compile(r"[^\W_][\w .'+-]*")
 NAME_RULE = f"at most {MAX_NAME} letters, digits, spaces and . ' + - _, beginning with a letter or digit"

@@ -3,7 +3,7 @@
 import { draftKeys } from "./composer.js";
 import { t } from "../words/i18n.js";
 import { idleWords, keyWords, orderLabel } from "../orderings/words.js";
-import { MAX_KEYS, idleFrom, writtenForm } from "../orderings/orderings.js";
+import { idleFrom, writtenForm } from "../orderings/orderings.js";
 import { setText, setValue } from "../dom.js";
 
 /** Return the composer's last word, in words. */
@@ -87,7 +87,7 @@ export function createComposerView(els) {
       }
     }
     els.composerEmpty.hidden = keys.length > 0;
-    els.composerAdd.disabled = keys.length >= MAX_KEYS;
+    els.composerAdd.disabled = keys.length >= state.limits.maxKeys;
     setValue(els.composerForm, typed ?? draft);
     setValue(els.composerName, name);
     setText(els.composerNote, noteWords(note, library));

@@ -1,8 +1,8 @@
 // The ordering composer: a draft ordering the student edits key by key or as its written form,
 // names, and uses; an ordering used is kept in the browser's library (orderings/library.js).
 import { t } from "../words/i18n.js";
-import { MAX_NAME, checkName, keep, nameIn, saveLibrary, tidyForm } from "../orderings/library.js";
-import { MAX_KEYS, NAMED, OrderError, parseOrder, writtenForm } from "../orderings/orderings.js";
+import { checkName, keep, nameIn, saveLibrary, tidyForm } from "../orderings/library.js";
+import { NAMED, OrderError, parseOrder, writtenForm } from "../orderings/orderings.js";
 
 /**
  * The composer's state: library, the orderings kept ([{form, name}]); draft, the written form
@@ -30,19 +30,20 @@ export function draftOf(order, neverTie) {
   return neverTie.includes(parseOrder(order)[0].name) ? "" : NAMED[order];
 }
 
-/** Return a draft's keys, [{name, descending}] ("" has none). */
-export function draftKeys(draft) {
-  return draft === "" ? [] : parseOrder(draft);
+/** Return a draft's keys, [{name, descending}] ("" has none; one typed may have at most maxKeys). */
+export function draftKeys(draft, maxKeys = Infinity) {
+  return draft === "" ? [] : parseOrder(draft, maxKeys);
 }
 
 /**
- * Return the draft after one change: {add: key} appends a key (ascending), {flip: i} sorts key i
- * the other way, {raise: i} moves it up one place, {remove: i} takes it out.
+ * Return the draft after one change: {add: key} appends a key (ascending, unless the draft has
+ * maxKeys already), {flip: i} sorts key i the other way, {raise: i} moves it up one place,
+ * {remove: i} takes it out.
  */
-export function edit(draft, change) {
+export function edit(draft, change, maxKeys) {
   const keys = draftKeys(draft);
   if ("add" in change) {
-    if (keys.length >= MAX_KEYS || keys.some(({ name }) => name === change.add)) return draft;
+    if (keys.length >= maxKeys || keys.some(({ name }) => name === change.add)) return draft;
     keys.push({ name: change.add, descending: false });
   } else if ("flip" in change) {
     keys[change.flip] = { ...keys[change.flip], descending: !keys[change.flip].descending };
@@ -59,13 +60,15 @@ export function edit(draft, change) {
 export function createComposer(store, playback) {
   const state = () => store.state.orderings;
   const set = (patch) => store.update({ orderings: patch });
+  const limits = () => store.state.limits; // the server's: keys an ordering has, letters its name
 
   return {
     /** Make one change to the draft (see edit). */
     edit(change) {
-      const draft = edit(state().draft, change);
-      const full = "add" in change && draft === state().draft && draftKeys(draft).length >= MAX_KEYS;
-      set({ draft, typed: null, note: full ? { id: "composer.full", params: { n: MAX_KEYS } } : null });
+      const { maxKeys } = limits();
+      const draft = edit(state().draft, change, maxKeys);
+      const full = "add" in change && draft === state().draft && draftKeys(draft).length >= maxKeys;
+      set({ draft, typed: null, note: full ? { id: "composer.full", params: { n: maxKeys } } : null });
     },
 
     /**
@@ -75,7 +78,7 @@ export function createComposer(store, playback) {
     type(text, quietly = false) {
       const typed = text.replace(/\s+/g, "");
       try {
-        draftKeys(typed);
+        draftKeys(typed, limits().maxKeys);
         set({ draft: typed, typed: null, note: null });
       } catch (error) {
         if (!(error instanceof OrderError)) throw error;
@@ -86,8 +89,9 @@ export function createComposer(store, playback) {
 
     /** Take the name typed, or say what a name may be. */
     rename(text) {
-      const name = checkName(text);
-      if (name === null) set({ note: { id: "composer.badName", params: { n: MAX_NAME } } });
+      const { maxOrderName } = limits();
+      const name = checkName(text, maxOrderName);
+      if (name === null) set({ note: { id: "composer.badName", params: { n: maxOrderName } } });
       else if (nameTaken(name, tidyForm(state().draft || "moves"), state().library)) {
         set({ note: { id: "composer.nameTaken", params: { name } } });
       } else set({ name, note: null });

@@ -5,20 +5,20 @@ import { recall, remember } from "../storage.js";
 
 const KEPT = "knights-tour:orderings";
 export const MAX_KEPT = 12;
-export const MAX_NAME = 24;
 // A name: letters (any script), digits, spaces and a few marks; no markup, no control characters.
 const NAME = /^[\p{L}\p{N}][\p{L}\p{N} _.'+-]*$/u;
 
-/** Return name trimmed if it is a name an ordering may have, else null ("" is no name). */
-export function checkName(name) {
+/** Return name trimmed if it is a name an ordering may have (of at most maxName letters, the
+ * server's limit), else null ("" is no name). */
+export function checkName(name, maxName) {
   const trimmed = String(name ?? "").trim().replace(/\s+/g, " ");
-  return trimmed.length <= MAX_NAME && (trimmed === "" || NAME.test(trimmed)) ? trimmed : null;
+  return trimmed.length <= maxName && (trimmed === "" || NAME.test(trimmed)) ? trimmed : null;
 }
 
 /** Return the written form of an ordering's keys with a trailing plain "moves" left out (it
- * changes nothing), or null if order is no written form. */
-export function tidyForm(order) {
-  const keys = keysOf(order);
+ * changes nothing), or null if order is no written form (of at most maxKeys keys). */
+export function tidyForm(order, maxKeys = Infinity) {
+  const keys = keysOf(order, maxKeys);
   if (!keys) return null;
   while (keys.length > 1 && keys.at(-1).name === "moves" && !keys.at(-1).descending) keys.pop();
   return namedOrder(writtenForm(keys));
@@ -35,8 +35,8 @@ export function linkedLibrary(library, link) {
   return name && !nameIn(library, order) ? keep(library, order, name) : library;
 }
 
-/** Return the library this browser kept (what is not a valid entry is dropped). */
-export function loadLibrary() {
+/** Return the library this browser kept (what is not a valid entry, by the server's limits, is dropped). */
+export function loadLibrary({ maxKeys, maxOrderName }) {
   let kept;
   try {
     kept = JSON.parse(recall(KEPT) ?? "[]");
@@ -44,8 +44,8 @@ export function loadLibrary() {
     kept = [];
   }
   if (!Array.isArray(kept)) return [];
-  return kept.filter((each) => keysOf(each?.form) && checkName(each?.name) !== null)
-    .map(({ form, name }) => ({ form, name: checkName(name) })).slice(0, MAX_KEPT);
+  return kept.filter((each) => keysOf(each?.form, maxKeys) && checkName(each?.name, maxOrderName) !== null)
+    .map(({ form, name }) => ({ form, name: checkName(name, maxOrderName) })).slice(0, MAX_KEPT);
 }
 
 /** Keep the library in this browser. */

@@ -46,7 +46,6 @@ function shuffle(moves, seed, u) {
 // The page's orderings and their written forms: keys, comma-separated, a "-" sorting one the
 // other way; each decides between the moves the keys before it tie on (server/engine/orderings.py).
 export const NAMED = { naive: "index", warnsdorff: "onward", "warnsdorff-roth": "onward,-centre", random: "random" };
-export const MAX_KEYS = 8;
 
 // Keys of a square alone: its value on a rows x cols board (start: the start square's number).
 const SQUARE_KEYS = {
@@ -99,11 +98,12 @@ export class OrderError extends Error {
 }
 
 /** Return an ordering's keys as {name, descending}, from its name or written form; throw an
- * OrderError saying what is wrong with it, as the engine's parse() does. */
-export function parseOrder(order) {
+ * OrderError saying what is wrong with it, as the engine's parse() does (maxKeys: the server's
+ * limit, for what a user typed or a link carries). */
+export function parseOrder(order, maxKeys = Infinity) {
   if (typeof order !== "string") throw new OrderError("order.notText");
   const parts = (Object.hasOwn(NAMED, order) ? NAMED[order] : order).split(",");
-  if (parts.length > MAX_KEYS) throw new OrderError("order.tooMany", { n: MAX_KEYS, count: parts.length });
+  if (parts.length > maxKeys) throw new OrderError("order.tooMany", { n: maxKeys, count: parts.length });
   const keys = [];
   for (const part of parts) {
     const name = part.startsWith("-") ? part.slice(1) : part;
@@ -127,10 +127,11 @@ export function idleFrom(keys, neverTie) {
   return first < 0 ? keys.length : first + 1;
 }
 
-/** Return an ordering's keys, or null if order is no ordering's name or written form. */
-export function keysOf(order) {
+/** Return an ordering's keys, or null if order is no ordering's name or written form (of at most
+ * maxKeys keys). */
+export function keysOf(order, maxKeys = Infinity) {
   try {
-    return parseOrder(order);
+    return parseOrder(order, maxKeys);
   } catch {
     return null;
   }
