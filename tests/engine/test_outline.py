@@ -72,6 +72,7 @@ SKIMS = [
 
 
 @pytest.mark.parametrize(("name", "skipped_from", "pieces"), SKIMS)
+@pytest.mark.slow
 def test_a_skims_outline_counts_each_stretch_its_depths_tours_and_path_as_the_events_do(
     name, skipped_from, pieces
 ):
@@ -125,6 +126,7 @@ def _squares(events):
     return path
 
 
+@pytest.mark.slow
 def test_a_long_outline_grows_its_stretches_so_that_they_stay_a_few_thousand():
     search = Search(knight_graph(8), 0)
     outline = legs.outline_at(legs.where(search, 0, None))
@@ -163,6 +165,7 @@ def test_merging_a_legs_outline_is_the_same_as_outlining_it_here():
     assert max(mine["stretches"][2::3]) == max(theirs["stretches"][2::3])
 
 
+@pytest.mark.slow
 def test_skim_refuses_a_full_path_and_an_ended_search():
     graph = knight_graph(5)
     events = list(Search(graph, 0))
@@ -177,6 +180,7 @@ def test_skim_refuses_a_full_path_and_an_ended_search():
 
 
 @pytest.mark.parametrize("name", ["5x5", "example, every tour", "5x5 closed, every tour", "4x4"])
+@pytest.mark.slow
 def test_the_outlines_of_a_runs_batches_are_its_tree_batch_by_batch(name):
     shape, start, options = SEARCHES[name]
     events = list(new_search(shape, start, options))

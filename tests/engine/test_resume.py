@@ -40,6 +40,7 @@ def case_id(case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.slow
 def test_a_search_resumed_after_any_event_makes_the_same_events_after_it(case):
     graph, start, order, options = case
     whole = list(Search(graph, start, order, **options))

@@ -74,6 +74,7 @@ def test_naive_counts_match_the_textbooks_code(size, visits, backtracks):
         (6, 5, 3, "warnsdorff"),
     ],
 )
+@pytest.mark.slow
 def test_trace_is_the_textbooks_event_for_event(rows, cols, start, order):
     expected, expected_path = textbook.trace(rows, cols, start, order)
     events = run(rows, cols, start, order)
@@ -116,6 +117,7 @@ def test_no_tour_ends_by_backtracking_out_of_the_start(size):
     assert path_of(events) == []
 
 
+@pytest.mark.slow
 def test_odd_square_on_five_by_five_has_no_tour():
     # Colour parity: on 5x5 a tour starts on a square with row + col even.
     events = run(5, 5, 1)
@@ -178,6 +180,7 @@ def test_every_reported_tour_is_a_legal_path_over_every_square(order, rows, cols
 
 @pytest.mark.parametrize("order", ORDERS)
 @pytest.mark.parametrize("rows, cols, start, budget", [(3, 10, 0, None), (6, 8, 3, 300_000)])
+@pytest.mark.slow
 def test_closed_tours_close(order, rows, cols, start, budget):
     tours = tours_within(rows, cols, start, order, budget=budget, closed=True, all_tours=True)
     if budget is None:
@@ -189,6 +192,7 @@ def test_closed_tours_close(order, rows, cols, start, budget):
 
 
 @pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.slow
 def test_the_number_of_tours_does_not_depend_on_the_ordering(order):
     tours = tours_within(5, 5, 0, order, budget=None, all_tours=True)
     assert len(tours) == len({tuple(path) for path in tours}) == 304
@@ -213,6 +217,7 @@ def test_the_number_of_tours_does_not_depend_on_the_ordering(order):
         (4, 6, 0, True),
     ],
 )
+@pytest.mark.slow
 def test_all_tours_counts_match_an_independent_exhaustive_count(rows, cols, start, closed):
     search = Search(knight_graph(rows, cols), start, "naive", all_tours=True, closed=closed)
     counts = Counter(kind for kind, _, _ in search)
@@ -220,6 +225,7 @@ def test_all_tours_counts_match_an_independent_exhaustive_count(rows, cols, star
     assert counts[VISIT] == counts[BACKTRACK], "the search backs all the way out"
 
 
+@pytest.mark.slow
 def test_published_counts():
     # 304 of the 5x5 board's 1,728 directed open tours start in a corner (OEIS A165134
     # counts 1,728), and the 3x10 board has 16 closed tours (OEIS A070030), so 32 directed
@@ -252,6 +258,7 @@ def test_random_order_repeats_with_its_seed_and_varies_with_another():
     assert run_seeded(7) != run_seeded(8)
 
 
+@pytest.mark.slow
 def test_a_runs_memory_depends_on_the_board_not_the_events():
     search = iter(Search(knight_graph(8, 8), 0))
     deque(itertools.islice(search, 200_000), maxlen=0)
@@ -267,6 +274,7 @@ def test_a_runs_memory_depends_on_the_board_not_the_events():
     assert grown < 16_000  # bytes: a million events later, nothing has piled up
 
 
+@pytest.mark.slow
 def test_large_board_builds_and_warnsdorff_roth_tours_it():
     graph = knight_graph(200, 150)
     assert len(graph) == 30_000
@@ -308,6 +316,7 @@ def test_roth_needs_a_board():
         (6, 6, 0, {"order": "warnsdorff"}),
     ],
 )
+@pytest.mark.slow
 def test_a_finished_search_knows_how_many_events_it_made(rows, cols, start, options):
     search = Search(knight_graph(rows, cols), start, **options)
     events = list(search)
