@@ -86,6 +86,10 @@ def test_the_race_the_example_graph_predict_mode_and_the_orderings_lab(open_page
     clean(page, "the orderings lab: the composer and a strip")
 
 
+# The instructor's page has the count of one answer to the question, in the round (stage) given.
+COUNTED = "(stage) => knightsTour.store.poll.open?.stage === stage && knightsTour.store.poll.answered === 1"
+
+
 @pytest.mark.parametrize("size, language", CASES)
 def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, size, language):
     leader = open_page(f"/?rows=5&cols=5&order=naive&speed=1&lang={language}", viewport=SIZES["projector"])
@@ -100,6 +104,7 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     clean(leader, "a question open, on the instructor's page")
     student.locator("#poll-square").fill("c4")
     student.locator("#poll-square").press("Enter")
+    leader.wait_for_function(COUNTED, arg="first")  # the answer is in before the instructor moves on
     leader.locator("#poll-reveal").click()
     expect(student.locator("#poll")).not_to_have_attribute("data-open", "true")
     clean(student, "a question revealed, on a student's page")
@@ -112,6 +117,7 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     student.locator("#poll-sure input[value=true]").check()
     student.locator("#poll-square").fill("c4")
     student.locator("#poll-square").press("Enter")
+    leader.wait_for_function(COUNTED, arg="first")  # the answer is in before the instructor moves on
     leader.locator("#poll-discuss").click()
     expect(student.locator("#poll")).to_have_attribute("data-stage", "discuss")
     clean(student, "the discussion, on a student's page")
@@ -121,6 +127,7 @@ def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, 
     clean(student, "round 2, on a student's page")
     student.locator("#poll-square").fill("b3")
     student.locator("#poll-square").press("Enter")
+    leader.wait_for_function(COUNTED, arg="second")  # the answer is in before the instructor moves on
     leader.locator("#poll-reveal").click()
     expect(leader.locator("#poll-shift")).to_be_visible()
     clean(student, "two rounds revealed, on a student's page")
