@@ -59,7 +59,7 @@ def test_a_silent_or_stalled_websocket_is_closed_within_ping_interval_plus_timeo
         '421["start",' + json.dumps({**GOOD, "rows": 8, "cols": 8}) + "]"
     )  # a run it never reads
     wires = {"silent": silent, "connected": connected, "stalled": stalled}
-    took = lifetimes(site.worker, wires, 10)
+    took = lifetimes(site.worker, wires, PING_INTERVAL + PING_TIMEOUT + 5)
     # The server closed them: each reads what was sent to it, then the end of the connection.
     for wire in wires.values():
         wire.rest()
