@@ -283,5 +283,8 @@ def test_a_browser_gets_its_own_turns_at_the_helpers_beside_a_script_on_its_addr
     mine = progressed(student) - before[student]
     theirs = max(progressed(client) - before[client] for client in script)
     # The helper's turns go round the browsers (the script's connections, the student), then
-    # round each one's runs: the student's one run gets half, each of the script's a sixteenth.
-    assert mine > 3 * theirs, f"the student searched {mine:,} events; the script's best {theirs:,}"
+    # round each one's runs: the student's one run gets half, each of the script's a sixteenth
+    # (8 times as much; turns round the runs alone would give each the same). A leg is the
+    # helper's unit, so over a few legs a busy machine's timing moves the ratio: it was 2.8 once
+    # with four test workers. Twice still tells the browser's own turns from none.
+    assert mine > 2 * theirs, f"the student searched {mine:,} events; the script's best {theirs:,}"
