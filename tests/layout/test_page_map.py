@@ -5,6 +5,8 @@ import functools
 import re
 from pathlib import Path
 
+from tests.support.maps import circle_through, floors
+
 PAGE = Path(__file__).resolve().parents[2] / "static" / "js"
 
 # `import ... from "x"` and `export ... from "x"` (over lines, as a long list of names wraps), a
@@ -52,23 +54,12 @@ def doors(each):
 
 def test_no_import_runs_back_up():
     # The rooms' imports form no circle: each room stands above every room it imports.
-    for each in ROOMS:
-        seen, todo = set(), list(doors(each))
-        while todo:
-            other = todo.pop()
-            assert other != each, f"{each} imports itself through other rooms"
-            if other not in seen:
-                seen.add(other)
-                todo.extend(doors(other))
+    circle = circle_through(ROOMS, doors)
+    assert circle is None, f"{circle} imports itself through other rooms"
 
 
 def test_the_floors_are_few():
-    @functools.cache
-    def floor(each, below=frozenset()):
-        # below: the rooms on the way here, so that a circle (the test above names it) ends.
-        return 1 + max((floor(other, below | {each}) for other in doors(each) - below), default=0)
-
-    assert max(floor(each) for each in ROOMS) <= 8
+    assert floors(ROOMS, doors) <= 8
 
 
 def test_the_top_level_keeps_few_modules():

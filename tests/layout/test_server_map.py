@@ -5,6 +5,8 @@ import ast
 import functools
 from pathlib import Path
 
+from tests.support.maps import circle_through, floors
+
 SERVER = Path(__file__).resolve().parents[2] / "server"
 
 
@@ -76,22 +78,12 @@ def doors(each):
 def test_no_import_runs_back_up():
     # Only python -m server imports the factory; below it, the rooms' imports form no circle.
     assert {name for name in MODULES if "server" in imports(name)} <= {"server.__main__"}
-    for each in ROOMS:
-        seen, todo = set(), list(doors(each))
-        while todo:
-            other = todo.pop()
-            assert other != each, f"{each} imports itself through other rooms"
-            if other not in seen:
-                seen.add(other)
-                todo.extend(doors(other))
+    circle = circle_through(ROOMS, doors)
+    assert circle is None, f"{circle} imports itself through other rooms"
 
 
 def test_the_floors_are_few():
-    @functools.cache
-    def floor(each):
-        return 1 + max((floor(other) for other in doors(each)), default=0)
-
-    assert max(floor(each) for each in ROOMS) <= 7
+    assert floors(ROOMS, doors) <= 7
 
 
 def test_the_top_level_keeps_few_modules():
