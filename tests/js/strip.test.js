@@ -86,3 +86,25 @@ test("each ordering's row lists its boards in order, with its tally", () => {
   assert.deepEqual([a.tally.clean, a.tally.backtracked, a.tally.waiting, a.tally.boards], [1, 1, 1, 3]);
   assert.deepEqual([b.tally.clean, b.tally.stopped, b.tally.waiting], [1, 1, 1]);
 });
+
+test("a strip stopped before the server's answer stays stopped when the answer comes", async () => {
+  const { store, asked, strip } = setUp();
+  strip.run();
+  strip.stop();
+  asked[0].resolve({ ok: true, strip: 5, boards: 46 });
+  await settled();
+  assert.deepEqual([store.state.strip.running, store.state.strip.note], [false, { id: "strip.stopped" }]);
+  // Asked again before the first answer: the first answer does not name the second strip.
+  strip.run();
+  strip.run();
+  assert.deepEqual(asked.map(({ event }) => event), ["strip", "strip_stop", "strip", "strip"]);
+  asked[2].resolve({ ok: true, strip: 6, boards: 46 });
+  await settled();
+  assert.equal(store.state.strip.id, null);
+  asked[3].resolve({ ok: true, strip: 7, boards: 46 });
+  await settled();
+  assert.deepEqual([store.state.strip.id, store.state.strip.running], [7, true]);
+});
+
+/** Wait until the answers given so far have been taken. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));

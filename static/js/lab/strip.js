@@ -30,6 +30,7 @@ export function stripBoards(setup, settings) {
 export function createStrip(store, server) {
   const state = () => store.state.strip;
   const set = (patch) => store.update({ strip: patch });
+  let asks = 0; // the strips asked for: an answer to any but the last, or to one stopped, is old news
 
   return {
     /** Change the setup (a patch of it), keeping at most MAX_COMPARED orderings compared. */
@@ -53,7 +54,9 @@ export function createStrip(store, server) {
       const where = setup.every ? { rows: settings.rows, cols: settings.cols } : { sides: [setup.from, setup.to] };
       const last = state().id ?? 0;
       set({ id: null, last, orders, boards, cells: {}, running: true, note: null, early: {} });
+      const ask = ++asks;
       const answer = await server.request("strip", { orders, budget: setup.budget, seed: settings.seed, ...where });
+      if (ask !== asks || !state().running) return;
       if (!answer.ok) {
         set({ running: false, note: answer.timedOut ? { id: "strip.noAnswer" } : { id: "strip.refused",
           params: { why: answer.error } } });
@@ -65,6 +68,7 @@ export function createStrip(store, server) {
 
     /** Stop the strip under way. */
     stop() {
+      asks += 1;
       set({ running: false, note: { id: "strip.stopped" } });
       server.request("strip_stop", {});
     },
