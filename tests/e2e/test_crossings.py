@@ -18,12 +18,13 @@ from playwright.sync_api import expect
 from server.classes.registry import classes
 from tests.conftest import new_app
 from tests.support.clients import RecordingClient
-from tests.support.crossings import ACTIONS, EXCLUDED, STATES, box, mismatches, refusals
-from tests.support.page import FOLLOWING, READY, rendered
+from tests.support.crossings import ACTIONS, EXCLUDED, STATES, box, refusals_and_mismatches
+from tests.support.page import FOLLOWING, READY
 from tests.support.servers import LiveServer
 from tests.support.waiting import wait_for
 
 SLACK = 4  # pixels the board's box may move by
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))"
 PROJECTOR = {"width": 1920, "height": 1080}
 LESSON = "/?rows=5&cols=5&start=a5&order=naive&speed=1"
 
@@ -132,8 +133,7 @@ def cells():
 
 def settle(page):
     """Let page render what it has been told (two frames: a change, then its layout)."""
-    rendered(page)
-    rendered(page)
+    page.evaluate(TWO_FRAMES)
 
 
 def moved(before, after):
@@ -160,8 +160,7 @@ def test_crossing(state, action, lesson):
     for who, page in [("instructor", lesson.teacher)] + [
         (f"student {i + 1}", s) for i, s in enumerate(lesson.students)
     ]:
-        found += [f"{who} {text}" for text in refusals(page)]
-        found += [f"{who}: {text}" for text in mismatches(page)]
+        found += [f"{who}: {text}" for text in refusals_and_mismatches(page)]
     ask, why = lesson.teacher.locator("#poll-ask"), lesson.teacher.locator("#poll-why")
     if ask.is_visible() and ask.is_disabled() and not why.inner_text().strip():
         found.append("instructor: Ask is greyed and says nothing of why")

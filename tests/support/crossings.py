@@ -18,26 +18,29 @@ def box(page):
     return laid_out(page)
 
 
-def refusals(page):
-    """Return the texts of page's status lines that read as a refusal or an error."""
-    found = []
-    for selector in LANES:
-        lane = page.locator(selector)
-        if lane.count() and lane.is_visible():
-            text = lane.inner_text()
-            if REFUSAL.search(text):
-                found.append(f"{selector}: {text}")
-    return found
+# What a page shows that a cell checks, read in one call: the texts of its status lines that read
+# as a refusal or an error, and the Play button's label, state and the status it should agree with.
+SHOWN = """(lanes) => {
+  const text = (el) => el.innerText.trim();
+  const visible = (el) => el.checkVisibility({ visibilityProperty: true })
+    && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height > 0;
+  const shown = lanes.map((selector) => document.querySelector(selector)).filter((el) => el && visible(el))
+    .map((el) => [`#${el.id}`, text(el)]);
+  const play = document.getElementById("play");
+  return { lanes: shown, play: text(play), playDisabled: play.disabled,
+           status: text(document.getElementById("status")) };
+}"""
 
 
-def mismatches(page):
-    """Return where page's Play button disagrees with its status line."""
-    play, status = page.locator("#play"), page.locator("#status").inner_text()
-    label = play.inner_text().strip()
-    found = []
+def refusals_and_mismatches(page):
+    """Return what page shows wrongly: status lines that read as a refusal or an error, and
+    where its Play button disagrees with its status line."""
+    shown = page.evaluate(SHOWN, LANES)
+    found = [f"{selector}: {text}" for selector, text in shown["lanes"] if REFUSAL.search(text)]
+    label, status = shown["play"], shown["status"]
     if label == "Pause" and re.search(r"^Paused", status):
         found.append(f"Play reads Pause while the status says {status!r}")
-    if label == "Play" and re.search(r"Searching|Running", status) and not play.is_disabled():
+    if label == "Play" and re.search(r"Searching|Running", status) and not shown["playDisabled"]:
         found.append(f"Play reads Play while the status says {status!r}")
     return found
 
@@ -154,9 +157,10 @@ def question_mirrored(lesson):
 
 
 def tournament_open(lesson):
-    """Open a class tournament."""
+    """Open a class tournament, until the student's page shows it."""
     open_tournament(lesson.teacher)
     expect(lesson.teacher.get_by_role("button", name="Close the entries")).to_be_visible()
+    expect(lesson.student.locator("#tournament")).to_have_attribute("open", "")
 
 
 def presenter(lesson):
