@@ -33,11 +33,21 @@ export function connect(link) {
   const socket = io({ forceNew: true, transports: ["websocket"], autoConnect: false });
   ready.then(() => socket.connect());
   socket.on("connect", () => link.connection(true));
+  // Offline, as the browser knows, no retry can reach the server: the client's own retries are
+  // held (each would fail, on a phone's battery) until the browser is back online, below.
+  let held = false;
+  const hold = () => {
+    if (socket.connected || !socket.active) return;
+    held = true;
+    socket.disconnect();
+  };
+  window.addEventListener("offline", hold);
   socket.on("disconnect", (reason) => {
     link.connection(false);
+    if (!navigator.onLine) hold();
     // The client reconnects by itself after a network fault, but not when the server closed
     // the connection (a flood of requests, a restart's goodbye): try again after a pause.
-    if (reason === "io server disconnect") setTimeout(() => socket.connect(), RECONNECT_MS);
+    if (reason === "io server disconnect") setTimeout(() => held || socket.connect(), RECONNECT_MS);
   });
   // A server with no room for another page refuses it with a sentence, and the client does not
   // retry by itself after a refusal (it does after a network fault: socket.active).
@@ -49,7 +59,12 @@ export function connect(link) {
   // Back online, try at once: the client's own retries back off to 5 s and more, and a teacher
   // whose laptop found the network again would wait that long for the class.
   window.addEventListener("online", () => {
-    if (!socket.connected && socket.active) socket.disconnect().connect();
+    if (held) {
+      held = false;
+      socket.connect();
+    } else if (!socket.connected && socket.active) {
+      socket.disconnect().connect();
+    }
   });
   // A stopping server says goodbye, then closes the connection (the client reconnects as above).
   socket.on("server_stopping", () => serverNews.dispatchEvent(new Event("stopping")));

@@ -3,7 +3,8 @@ in the page's language, and gone once the page is connected again.
 
 Taken offline, Chromium keeps an open WebSocket open but holds its frames, and refuses new ones;
 the page's Socket.IO client closes its connection on the browser's offline event, so the badge
-shows at once. A server that goes away drops the connection from its side instead.
+shows at once, and holds its retries until the browser is online again. A server that goes away
+drops the connection from its side instead.
 """
 
 import re
@@ -13,7 +14,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from server.classes.registry import classes
-from tests.support.page import STEP, artifact
+from tests.support.page import READY, STEP, artifact
 from tests.support.servers import RequestHandler
 from tests.support.waiting import wait_for
 
@@ -112,3 +113,19 @@ def serve_again(site, port):
         target=site.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name="live-server"
     )
     site.thread.start()
+
+
+def test_an_offline_page_holds_its_retries_until_the_browser_is_online(open_page):
+    # Each retry made offline would fail (Chromium logs each as an error), on a phone's battery.
+    page = open_page("/")
+    page.clock.install()  # from the next load on: the client takes its timers as it starts
+    page.reload()
+    page.wait_for_function(READY)
+    opened = []
+    page.on("websocket", lambda socket: opened.append(socket.url))
+    page.context.set_offline(True)
+    expect_offline(page)
+    page.clock.run_for(60_000)  # the client's own retries would back off to 5 s: a dozen or more
+    assert opened == [], "the page tried to reconnect while the browser was offline"
+    page.context.set_offline(False)
+    expect(badge(page)).to_be_hidden(timeout=BACK)  # back online, it tries at once
