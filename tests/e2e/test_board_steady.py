@@ -5,7 +5,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import end_class, start_class
+from tests.support.page import end_class, rendered, start_class
 from tests.support.steady import IDS, READY, RUN, WATCH
 from tests.support.waiting import wait_for
 
@@ -115,8 +115,6 @@ def test_the_controls_stay_under_the_pointer_while_stepping_back_and_forth(open_
     for events in (3, 4, 5):
         step.click()
         page.wait_for_function(f"() => knightsTour.model.events === {events}")
-    page.wait_for_function(
-        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
-    )
+    rendered(page, frames=2)
     tops = page.evaluate("() => window.controlTops()")
     assert all(len(each) == 1 for each in tops.values()), f"the controls moved while stepping: {tops}"

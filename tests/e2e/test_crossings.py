@@ -19,12 +19,11 @@ from server.classes.registry import classes
 from tests.conftest import new_app
 from tests.support.clients import RecordingClient
 from tests.support.crossings import ACTIONS, EXCLUDED, STATES, box, refusals_and_mismatches
-from tests.support.page import FOLLOWING, READY
+from tests.support.page import FOLLOWING, READY, rendered
 from tests.support.servers import LiveServer
 from tests.support.waiting import wait_for
 
 SLACK = 4  # pixels the board's box may move by
-TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))"
 PROJECTOR = {"width": 1920, "height": 1080}
 LESSON = "/?rows=5&cols=5&start=a5&order=naive&speed=1"
 
@@ -131,11 +130,6 @@ def cells():
                 yield pytest.param(state, action, id=f"{state}-{action}")
 
 
-def settle(page):
-    """Let page render what it has been told (two frames: a change, then its layout)."""
-    page.evaluate(TWO_FRAMES)
-
-
 def moved(before, after):
     """Return whether a board's box moved by more than SLACK (or went)."""
     return after is None or any(abs(after[k] - before[k]) > SLACK for k in ("x", "y", "width", "height"))
@@ -144,18 +138,18 @@ def moved(before, after):
 @pytest.mark.parametrize(("state", "action"), list(cells()))
 def test_crossing(state, action, lesson):
     STATES[state](lesson)
-    settle(lesson.teacher)
+    rendered(lesson.teacher, frames=2)
     before = box(lesson.teacher)
     before_student = box(lesson.student)
     act, may_move = ACTIONS[action]
     act(lesson)
     for page in [lesson.teacher, *lesson.students]:
         page.wait_for_load_state()
-        settle(page)
+        rendered(page, frames=2)
     # The server has answered all the action asked of it (a refusal would show by now).
     for page in [lesson.teacher, *lesson.students]:
         page.wait_for_function("() => knightsTour.unanswered === 0")
-        settle(page)
+        rendered(page, frames=2)
     found = list(lesson.problems)
     for who, page in [("instructor", lesson.teacher)] + [
         (f"student {i + 1}", s) for i, s in enumerate(lesson.students)

@@ -22,8 +22,9 @@ def box(page):
 # as a refusal or an error, and the Play button's label, state and the status it should agree with.
 SHOWN = """(lanes) => {
   const text = (el) => el.innerText.trim();
+  const sized = ({ width, height }) => width > 0 && height > 0;
   const visible = (el) => el.checkVisibility({ visibilityProperty: true })
-    && el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height > 0;
+    && sized(el.getBoundingClientRect());
   const shown = lanes.map((selector) => document.querySelector(selector)).filter((el) => el && visible(el))
     .map((el) => [`#${el.id}`, text(el)]);
   const play = document.getElementById("play");

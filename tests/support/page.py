@@ -101,15 +101,23 @@ LAID_OUT = """(selector) => {
 }"""
 
 
+# Resolve once the page has made frames more animation frames.
+FRAMES = """(frames) => new Promise((done) => {
+  const next = (left) => requestAnimationFrame(() => (left > 1 ? next(left - 1) : done()));
+  next(frames);
+})"""
+
+
 def laid_out(page, selector="#board"):
     """Return {x, y, width, height} of an element as page lays it out (see LAID_OUT), or None."""
     return page.evaluate(LAID_OUT, selector)
 
 
-def rendered(page):
+def rendered(page, frames=1):
     """Wait until the page has rendered its state as it is now (it renders a change on the next
-    animation frame, whose callbacks run in the order they were asked for)."""
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done()))")
+    animation frame, whose callbacks run in the order they were asked for); frames=2 waits for
+    the frame after as well, where the layout that rendering changed has settled."""
+    page.evaluate(FRAMES, frames)
 
 
 def counter(page, name):
