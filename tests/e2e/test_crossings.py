@@ -31,7 +31,9 @@ LESSON = "/?rows=5&cols=5&start=a5&order=naive&speed=1"
 @pytest.fixture(scope="module")
 def hall():
     """Serve one app for the whole table."""
-    server = LiveServer(new_app())
+    # Each cell ends its class itself: a reload is never raced by the reaper, which on a busy
+    # machine the tests' two seconds of an instructor's absence would be.
+    server = LiveServer(new_app({"CLASS_ORPHAN_SECONDS": 600}))
     # The server's own threads (Engine.IO's service task) start with its first connection: here,
     # not in the first cell, whose leak check would count them as its own.
     RecordingClient(server.url).close()
