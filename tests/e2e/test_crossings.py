@@ -106,6 +106,8 @@ class Lesson:
         if self.teacher.locator("#presenter-bar").is_visible():
             self.teacher.locator("#presenter-exit").click()
         self.teacher.locator("#class-end").click()
+        # Ended by the server before the page goes: no cell leaves its class for the reaper.
+        expect(self.teacher.locator("#class-open")).to_be_visible()
         for seat in self.seats.values():
             seat.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
             seat.page.goto("about:blank")
