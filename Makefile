@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 5000
-CHROMIUM ?= /usr/bin/chromium
+CHROMIUM ?= /usr/bin/chromium-headless-shell
 # pytest's worker processes: most tests wait on sockets, servers and a browser more than they
 # compute, so more workers than cores keep the cores busy (each has its own Chromium and servers).
 WORKERS ?= 4
@@ -71,13 +71,13 @@ node_modules/.dev: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@ node_modules/.runtime
 
-# Debian packages the tests use: Chromium for the browser tests (Playwright's own browser
-# download is not used), a CJK font so the Chinese page shows real characters, and Redis and
+# Debian packages the tests use: Chromium's headless shell for the browser tests (Playwright's
+# own browser download is not used), a CJK font so the Chinese page shows real characters, and Redis and
 # nginx for the tests of several server processes sharing classes behind a balancer.
 system:
 	@[ -x "$(CHROMIUM)" ] && dpkg -s fonts-wqy-microhei nginx >/dev/null 2>&1 && command -v redis-server >/dev/null || { \
 	  $(SUDO) apt-get update -q && \
-	  $(SUDO) apt-get install -y -q chromium fonts-wqy-microhei redis-server nginx; }
+	  $(SUDO) apt-get install -y -q chromium-headless-shell fonts-wqy-microhei redis-server nginx; }
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache tests/artifacts
