@@ -51,7 +51,12 @@ READ_GIF = """async (data) => {
   await decoder.tracks.ready;
   const frames = decoder.tracks.selectedTrack.frameCount;
   const ms = [];
-  for (let i = 0; i < frames; i++) ms.push((await decoder.decode({ frameIndex: i })).image.duration / 1000);
+  for (let i = 0; i < frames; i++) {
+    const { image: frame } = await decoder.decode({ frameIndex: i });
+    ms.push(frame.duration / 1000);
+    frame.close(); // a frame left to the garbage collector is logged as an error
+  }
+  decoder.close();
   URL.revokeObjectURL(image.src);
   return { width: image.naturalWidth, height: image.naturalHeight, frames, ms };
 }"""
@@ -68,6 +73,8 @@ READ_GIF_SIDES = """async (data) => {
   const canvas = Object.assign(document.createElement('canvas'), { width, height });
   const ctx = canvas.getContext('2d');
   ctx.drawImage(image, 0, 0);
+  image.close();
+  decoder.close();
   const pixels = ctx.getImageData(0, 0, width, height).data;
   const inked = (x0, x1) => {
     let n = 0, all = 0;
