@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
-from tests.support.page import FASTEST, STEP, artifact, caught_up, set_board
+from tests.support.page import FASTEST, READY, STEP, artifact, caught_up, set_board
 from tests.support.waiting import wait_for
 
 LOADED = "() => knightsTour.state !== undefined"  # a student's Play stays disabled
@@ -191,3 +191,19 @@ def test_the_class_sees_the_node_the_instructor_chooses_in_the_tree_and_the_zoom
     # The instructor zooms back out: so does the class.
     tree.press("0")
     student.wait_for_function("() => knightsTour.store.view.treeSpan === null")
+
+
+def test_a_class_the_server_never_opens_says_so(page, site):
+    # The server never hears this page's request to open a class (each other message passes).
+    def relay(socket):
+        server = socket.connect_to_server()
+        socket.on_message(lambda message: '"class_open"' not in str(message) and server.send(message))
+
+    page.route_web_socket(re.compile(r"/socket\.io/"), relay)
+    page.reload()
+    page.wait_for_function(READY)
+    page.get_by_role("button", name="Start a class").click()
+    said = "The server did not answer; check the connection."
+    expect(page.get_by_role("status")).to_have_text(said, timeout=10_000)  # the page waits 5 s for it
+    expect(page.get_by_role("button", name="Start a class")).to_be_visible()
+    assert not classes(site.app)

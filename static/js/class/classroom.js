@@ -41,9 +41,12 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
   // A stopping server's goodbye: the page shows it until it is connected again.
   serverNews.addEventListener("stopping", () => store.update({ server: { stopping: true } }));
 
+  // A request the server did not answer says so (a refusal says why, by the server's error event).
+  const unanswered = (answer) => answer.timedOut && playback.note("status.timedOut");
+
   async function open() {
     const answer = await runs.main.server.request("class_open");
-    if (!answer.ok) return;
+    if (!answer.ok) return unanswered(answer);
     remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     remember(DISPLACED, null, "session");
     tournament.forget();
@@ -118,6 +121,8 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
       const gone = why.id === "refusal.class.no_such_class" && before.code === wanted;
       const klass = gone ? { ...before, role: "none", code: null, ticket: null } : before;
       store.update({ klass: { ...klass, note: { id: "class.joinFailed", params: { error: t(why.id, why.params) } } } });
+    } else {
+      unanswered(answer);
     }
   }
 
@@ -131,7 +136,8 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
   }
 
   async function end() {
-    if (!(await runs.main.server.request("class_end")).ok) return;
+    const answer = await runs.main.server.request("class_end");
+    if (!answer.ok) return unanswered(answer);
     remember(STORED, null);
     polls.forget();
     tournament.forget();
