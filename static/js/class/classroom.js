@@ -41,8 +41,9 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
   // A stopping server's goodbye: the page shows it until it is connected again.
   serverNews.addEventListener("stopping", () => store.update({ server: { stopping: true } }));
 
-  // A request the server did not answer says so (a refusal says why, by the server's error event).
-  const unanswered = (answer) => answer.timedOut && playback.note("status.timedOut");
+  // A request the server did not answer says so beside the class's buttons (a refusal says why,
+  // by the server's error event).
+  const unanswered = (answer) => answer.timedOut && store.update({ klass: { note: { id: "status.timedOut" } } });
 
   async function open() {
     const answer = await runs.main.server.request("class_open");
