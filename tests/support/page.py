@@ -253,13 +253,15 @@ def end_class(page):
 
 def open_tournament(page, **fields):
     """Open a class tournament from the instructor's page (by ids: in any language), typing each
-    field given first (smallest, largest, budget) as a user would."""
+    field given first (smallest, largest, budget) as a user would; return once the server has
+    opened it (its entries would be refused before)."""
     page.locator("#tournament > summary").click()
     for name, value in fields.items():
         field = page.locator(f"#tournament-{name}")
         field.fill(str(value))
         field.dispatch_event("change")
     page.locator("#tournament-open").click()
+    expect(page.locator("#tournament-close")).to_be_enabled()  # the page's tournament is open
 
 
 def lead(context, url):
