@@ -19,7 +19,7 @@ from server.classes.registry import classes
 from tests.conftest import new_app
 from tests.support.clients import RecordingClient
 from tests.support.crossings import ACTIONS, EXCLUDED, STATES, box, refusals_and_mismatches
-from tests.support.page import FOLLOWING, READY, rendered
+from tests.support.page import FOLLOWING, READY, end_class, rendered
 from tests.support.servers import LiveServer
 from tests.support.waiting import wait_for
 
@@ -103,9 +103,7 @@ class Lesson:
 
     def close(self):
         """End the class, leave the kept pages blank, and forget what their browsers stored of it."""
-        if self.teacher.locator("#presenter-bar").is_visible():
-            self.teacher.locator("#presenter-exit").click()
-        self.teacher.locator("#class-end").click()
+        end_class(self.teacher)
         # Ended by the server before the page goes: no cell leaves its class for the reaper.
         expect(self.teacher.locator("#class-open")).to_be_visible()
         for seat in self.seats.values():

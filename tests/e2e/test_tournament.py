@@ -28,14 +28,7 @@ def standing(order):
 
 
 def open_tournament(page):
-    page.locator("#tournament > summary").click()
-    page.get_by_label("Smallest board").fill(str(SIDES[0]))
-    page.locator("#tournament-smallest").dispatch_event("change")
-    page.locator("#tournament-largest").fill(str(SIDES[-1]))
-    page.locator("#tournament-largest").dispatch_event("change")
-    page.locator("#tournament-budget").fill(str(BUDGET))
-    page.locator("#tournament-budget").dispatch_event("change")
-    page.get_by_role("button", name="Open a tournament").click()
+    open_tournament_with(page, smallest=SIDES[0], largest=SIDES[-1], budget=BUDGET)
     expect(page.locator("#tournament-status")).to_contain_text("entries are open")
 
 
