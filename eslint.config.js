@@ -5,7 +5,7 @@ import js from "@eslint/js";
 import globals from "globals";
 
 export default [
-  { ignores: ["node_modules/", ".venv/", "tests/artifacts/", "bench/results/"] },
+  { ignores: ["node_modules/", ".venv/", "instance/", "tests/artifacts/", "bench/results/"] },
   js.configs.recommended,
   {
     languageOptions: { ecmaVersion: "latest", sourceType: "module" },

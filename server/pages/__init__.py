@@ -57,6 +57,11 @@ VENDORED_FILES = {
     "noble-hashes": {"sha2.js", "_md.js", "_u64.js", "utils.js"},
 }
 
+# The modules a page loads (templates name them by their plain URL): each is bundled with what it
+# imports into one file, served at BUNDLE_URL (see bundle.py).
+ENTRIES = ("app.js",)
+BUNDLE_URL = "/bundle"
+
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only with --public-url
 # Turns of its address a request takes (edge/pacing.py): a QR code is drawn for any well-formed
@@ -80,9 +85,14 @@ ORDERING_LABELS = {
 
 
 def assets(app):
-    """Return the page's files, its own and its libraries', named by their content (assets.py)."""
+    """Return the page's files, its own and its libraries', named by their content (assets.py),
+    with the modules the pages load bundled (bundle.py)."""
     folders = {f"/vendor/{name}": (folder, VENDORED_FILES.get(name)) for name, folder in VENDORED.items()}
-    return Assets({app.static_url_path: (app.static_folder, None), **folders})
+    made = Assets({app.static_url_path: (app.static_folder, None), **folders})
+    modules = Path(app.static_folder) / "js"
+    cache = Path(app.instance_path) / "bundle"
+    made.bundle(BUNDLE_URL, modules, f"{app.static_url_path}/js", ENTRIES, cache)
+    return made
 
 
 def join_base():

@@ -157,8 +157,8 @@ def test_each_of_the_pages_files_is_named_by_its_content_and_kept_by_browsers_fo
     imported = set(re.findall(r'"(/vendor/[^"]+)"', "".join(p.read_text() for p in STATIC.rglob("*.js"))))
     assert imported and modules | imported <= set(imports), "a module the page loads is not named"
     named = [imports[path] for path in sorted(modules | imported)]
-    named += re.findall(r'(?:href|src)="(/static/[^"]+\?v=[0-9a-f]+)"', html)  # the style, the entry
-    assert "/static/css/app.css" in " ".join(named) and "/static/js/app.js" in " ".join(named)
+    named += re.findall(r'(?:href|src)="(/static/[^"]+\?v=[0-9a-f]+)"', html)  # the style
+    assert "/static/css/app.css" in " ".join(named)
     for url in named:
         path, _, version = url.partition("?v=")
         response = client.get(url)
@@ -171,3 +171,29 @@ def test_each_of_the_pages_files_is_named_by_its_content_and_kept_by_browsers_fo
             again = client.get(other).cache_control
             assert again.max_age is None and not again.immutable and again.no_cache, other
     assert import_map(client.get("/embed").get_data(as_text=True)) == import_map(html)
+
+
+def test_the_page_loads_its_modules_bundled_and_each_file_of_the_bundle_is_kept_for_a_year(app):
+    client = app.test_client()
+    html = client.get("/").get_data(as_text=True)
+    entries = re.findall(r'<script type="module" src="([^"]+)"', html)
+    assert len(entries) == 1 and re.fullmatch(r"/bundle/app-[A-Z0-9]{8}\.js", entries[0]), entries
+    embed = client.get("/embed").get_data(as_text=True)
+    assert re.findall(r'<script type="module" src="([^"]+)"', embed) == entries
+    waiting, seen = list(entries), set()
+    while waiting:  # the entry and every chunk it imports, by their names
+        url = waiting.pop()
+        seen.add(url)
+        response = client.get(url)
+        assert response.status_code == 200 and response.mimetype == "text/javascript", url
+        cache = response.cache_control
+        assert cache.max_age == 365 * 24 * 3600 and cache.immutable and not cache.no_cache, url
+        for chunk in re.findall(r'from"(\./[^"]+)"|import\("(\./[^"]+)"\)', response.get_data(as_text=True)):
+            name = str(Path(url).parent / (chunk[0] or chunk[1]).removeprefix("./"))
+            if name not in seen:
+                waiting.append(name)
+    source = client.get(entries[0]).get_data(as_text=True)
+    # The modules are in it (a word of the page's and a library import left to the import map).
+    assert "Knight" in source and "/vendor/socket.io/socket.io.esm.min.js" in source
+    assert client.get("/bundle/app-AAAAAAAA.js").status_code == 404
+    assert client.get("/bundle/../server/__init__.py").status_code == 404

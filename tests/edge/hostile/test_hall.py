@@ -194,7 +194,7 @@ def test_a_page_flood_from_the_class_address_is_served_at_its_pace_and_holds_up_
     # is served ADDRESS_RATE a second, however fast it asks.
     source, connections = "127.0.0.8", 25
     page = requests.get(site.url + "/", timeout=5).text
-    named = re.search(r'src="(/static/js/app\.js\?v=[0-9a-f]+)"', page).group(1)
+    named = re.search(r'src="(/bundle/app-[A-Z0-9]+\.js)"', page).group(1)
     each = (ADDRESS_BURST + 5 * int(ADDRESS_RATE)) // connections
     request = b"HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     began = time.monotonic()
