@@ -85,6 +85,6 @@ export class BoardView {
 
   draw(now) {
     if (!this.scene || !this.geometry) return;
-    if (this.painter.draw(this.scene, now) && !this.scene.paced) this.invalidate();
+    if (this.painter.draw(this.scene, now)) this.invalidate();
   }
 }

@@ -24,8 +24,7 @@ export function createBoardsView(els, reducedMotion) {
       ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
     const degrees = view.degrees ? lane.moves().map((list) => list.length) : null;
     const hold = held(state);
-    // While the clock runs, the page renders again and again: the board needs no frames of its own.
-    return { model: shown.model, hints, degrees, hold, paced: state.run.since !== null,
+    return { model: shown.model, hints, degrees, hold,
       deadEnd: hold && !turned ? deadEndOf(lane) : null,
       answers: lane === runs.main ? answersOf(lane, state) : null,
       speed: settings.speed, reducedMotion: reducedMotion.matches };
