@@ -135,15 +135,20 @@ const clips = createClips(store, runs);
 const composer = createComposer(store, playback);
 
 const boards = createBoardsView(els, reducedMotion);
-const views = [createControlsView(els, limits), createComposerView(els), createStatusView(els), boards, createCountersView(els),
+const counters = createCountersView(els);
+const views = [createControlsView(els, limits), createComposerView(els), createStatusView(els), boards, counters,
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
   createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits),
   createTournamentView(els, limits)];
-// While the search runs, its clock ticks on the counters ten times a second: the page renders
-// then, and when something changes, where a render every frame laid out and painted the whole
-// page sixty times a second for the clock's last digit (the board glides in frames of its own).
-const CLOCK_MS = 100;
+// While the search runs, its clock ticks on the counters four times a second, the page rendering
+// only when something changes: a render of the whole page every frame, for the clock's last
+// digit, laid out and painted the page and its canvases sixty times a second.
+const CLOCK_MS = 250;
 let clock = null;
+const tick = () => {
+  clock = store.state.run.since === null ? null : setTimeout(tick, CLOCK_MS);
+  counters.clock(store.state);
+};
 let shownLink = "";
 store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
@@ -151,9 +156,7 @@ store.subscribe((state) => {
   const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass,
     state.orderings.library);
   if (address !== shownLink) history.replaceState(null, "", (shownLink = address));
-  if (state.run.since !== null && clock === null) {
-    clock = setTimeout(() => { clock = null; store.touch(); }, CLOCK_MS);
-  }
+  if (state.run.since !== null && clock === null) clock = setTimeout(tick, CLOCK_MS);
 });
 /** Put the page's marked words in the state's language, when it is not theirs already. */
 function applyLanguage() {

@@ -37,6 +37,13 @@ export function createCountersView(els) {
       moves: names(where.free), n: where.free.length });
   }
 
+  /** Show the search's time so far: while it runs, the page ticks this alone, four times a second. */
+  function clock(state) {
+    const { total, since } = state.run;
+    const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
+    set(els.elapsed, t("count.seconds", { seconds: seconds.toFixed(seconds < 10 ? 2 : 1) }));
+  }
+
   function render(state, runs) {
     const m = runs.main.model;
     set(els.visits, number(m.visits));
@@ -44,9 +51,7 @@ export function createCountersView(els) {
     set(els.depth, `${m.path.length} / ${m.squares}`);
     set(els.tours, number(m.tours));
     set(els.events, number(m.events));
-    const { total, since } = state.run;
-    const seconds = (total + (since === null ? 0 : performance.now() - since)) / 1000;
-    set(els.elapsed, t("count.seconds", { seconds: seconds.toFixed(seconds < 10 ? 2 : 1) }));
+    clock(state);
 
     const racing = state.settings.mode === "race";
     set(els.captionMain, racing ? caption(runs.main) : "");
@@ -64,5 +69,5 @@ export function createCountersView(els) {
     if (els.position.open) set(els.positionText, positionText(shown));
   }
 
-  return { render };
+  return { render, clock };
 }
