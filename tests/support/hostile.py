@@ -75,7 +75,12 @@ class Streaming:
         the test asserts only that they come, however busy the machine is (bench/hostile.py
         measures the pace beside a flood)."""
         mark = self.client.count()
-        assert wait_for(lambda: self.client.count() >= mark + events, timeout), "the good run stalled"
+        went_on = wait_for(lambda: self.client.count() >= mark + events, timeout)
+        last = [event for event, _ in self.client.received()[-3:]]
+        assert went_on, (
+            f"the good run stalled at {self.client.count():,} events "
+            f"(connected: {self.client.sio.connected}; last received: {last})"
+        )
 
     def check(self):
         """Pause the run; what arrived is exactly the engine's first events, with no error."""
