@@ -21,8 +21,9 @@ export class BoardView {
   }
 
   /**
-   * Show scene on the next frame: {model, hints, degrees, deadEnd, answers, hold, speed, reducedMotion}
-   * (see paint); null stops drawing, for another view to use the canvas.
+   * Show scene on the next frame: {model, hints, degrees, deadEnd, answers, hold, speed, reducedMotion,
+   * paced} (see paint; paced: the page renders often enough that a fade needs no frames of its
+   * own); null stops drawing, for another view to use the canvas.
    */
   render(scene) {
     const old = this.scene;
@@ -85,6 +86,6 @@ export class BoardView {
 
   draw(now) {
     if (!this.scene || !this.geometry) return;
-    if (this.painter.draw(this.scene, now)) this.invalidate();
+    if (this.painter.draw(this.scene, now) && !this.scene.paced) this.invalidate();
   }
 }

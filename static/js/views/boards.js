@@ -24,7 +24,10 @@ export function createBoardsView(els, reducedMotion) {
       ? nextMoves(stackOf(lane, state, runs), lane.model, lane.moves()) : [];
     const degrees = view.degrees ? lane.moves().map((list) => list.length) : null;
     const hold = held(state);
-    return { model: shown.model, hints, degrees, hold,
+    // At the fastest speed the page renders as batches come, up to twenty times a second: the
+    // board's fades need no frames of their own between them (sixty a second halved the stream).
+    const paced = state.run.status === "playing" && settings.speed === 0;
+    return { model: shown.model, hints, degrees, hold, paced,
       deadEnd: hold && !turned ? deadEndOf(lane) : null,
       answers: lane === runs.main ? answersOf(lane, state) : null,
       speed: settings.speed, reducedMotion: reducedMotion.matches };
