@@ -9,7 +9,7 @@ import zlib
 import pytest
 
 from server.edge import MAX_FRAME_BYTES
-from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES
+from server.edge.limits import BURST, FRAME_BURST, FRAME_RATE, MAX_MESSAGE_BYTES, RATE
 from tests.support.hostile import ENGINE, GOOD, PACE, RSS_SLACK, TOO_MANY, Streaming, Watch, finished, gone
 from tests.support.process import MB
 from tests.support.replies import refused
@@ -146,10 +146,15 @@ def test_connect_and_disconnect_events_are_refused_and_do_not_refill_the_rate_li
     good = Streaming(connect(site.url))
     flooder = raw(site.url)
     names = ["start", "disconnect", "start", "connect"] * 100
+    began = time.monotonic()
     for n, name in enumerate(names):
         if not flooder.emit(n, name, {**GOOD, "paused": True} if name == "start" else None):
             break
     assert wait_for(lambda: not flooder.alive, 10), "the flooder is disconnected, whatever it sends"
+    # What the limit may have refilled while the server read the flood, at most: a busy machine
+    # reads it in more than a fraction of a second (a refill by each connect or disconnect would
+    # be a hundred).
+    refills = 1 + int(RATE * (time.monotonic() - began))
     answers = flooder.answers()
     errors = [payload["message"] for _, payload, _ in flooder.events("error")]
     for n, (answer,) in answers.items():
@@ -163,7 +168,7 @@ def test_connect_and_disconnect_events_are_refused_and_do_not_refill_the_rate_li
     # and the few the limit refilled meanwhile (each a start or not); about as many more were
     # refused as too many before the server hung up.
     refilled = started + unknown - BURST
-    assert 0 <= refilled <= 5 and abs(started - unknown) <= refilled
+    assert 0 <= refilled <= refills and abs(started - unknown) <= refilled, (refilled, refills)
     assert BURST <= too_many <= BURST + 20 and len(answers) < len(names) // 2
     # Disconnecting the namespace ends the connection: it cannot come back on it with a new limit.
     cycler = raw(site.url)
