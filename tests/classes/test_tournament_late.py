@@ -5,8 +5,10 @@ entry removed with its student; the students present counted beside the entries.
 import pytest
 
 from server.classes.tournament import tournaments
+from server.classes.tournament.checks import TournamentRules
 from server.edge import app_seats
 from server.edge.seats import COOKIE
+from server.replies import Refusal
 from tests.support.clients import RawClient
 from tests.support.tournament import standings
 from tests.support.waiting import wait_for
@@ -171,3 +173,17 @@ def test_a_restore_keeps_who_was_late_and_who_was_removed_and_a_bad_one_is_refus
     back = teacher.call("tournament_open", {**RULES, "restore": restore})
     assert (back["opened"], back["present"], back["removed"]) == (4, 7, ["ba9876543210"])
     assert back["entries"][0]["late"] is True
+
+
+def test_a_voter_is_late_once_its_pass_was_issued_at_the_opening_or_after_and_a_seat_never(monkeypatch):
+    monkeypatch.setattr(tournaments, "MAX_ENTRIES", 1)
+    monkeypatch.setattr(tournaments, "MAX_LATE", 1)
+    tournament = tournaments.Tournament(1, TournamentRules(5, 5, 10), opened=1000, present=1)
+    before, at, seat = f"{999:x}-a", f"{1000:x}-b", "seat-c"
+    assert [tournament.late(voter) for voter in (before, at, seat)] == [False, True, False]
+    assert tournament.enter("late", "naive", None, voter=at).late is True
+    with pytest.raises(Refusal, match="joined after it opened"):
+        tournament.enter("later", "naive", None, voter=f"{2000:x}-d")
+    assert tournament.enter("there", "naive", None, voter=before).late is False, "the late one took no place"
+    with pytest.raises(Refusal, match="as many as it takes"):
+        tournament.enter("seat", "naive", None, voter=seat)
