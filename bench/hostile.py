@@ -32,6 +32,7 @@ import re
 import sys
 import time
 import traceback
+from collections import Counter
 from urllib.parse import urlsplit
 
 import requests
@@ -202,10 +203,11 @@ class HostileHall(Hall):
         answers = self.loads["followers"](
             "call", names=students, event="tournament_enter", data={"order": "warnsdorff"}
         )
-        refused = {name: ack for name, ack in answers.items() if not ack.get("ok")}
-        self.entries = (len(students) - len(refused), len(students), refused)
+        # By code: each refused student's answer says the same.
+        refused = Counter(ack.get("code", "no answer") for ack in answers.values() if not ack.get("ok"))
+        self.entries = (len(students) - sum(refused.values()), len(students), dict(refused))
         if refused:
-            self.problems.append(f"students present at the tournament's opening were refused: {refused}")
+            self.problems.append(f"students present when the tournament opened were refused: {dict(refused)}")
 
     def voting(self, main, followers):
         """Ask a question: the class answers, the prankster's pages join once it is open and answer too."""
