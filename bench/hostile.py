@@ -16,7 +16,9 @@ reload (from a browser given the instructor key: a claim with the token from a n
 then the first page claims it back), and a student who opened their seat's link (from the
 instructor's sheet) in an earlier lecture and opens the class's link. The voters phase asks the
 class a question; the prankster's connections join and answer once it is open, and every answer
-must be counted once, the prankster's apart.
+must be counted once, the prankster's apart. The class has a tournament open from the start
+(its students present): the stuffing phase fills it from the prankster's script, and afterwards
+the class's students enter, and must every one be taken, the script's entries late, apart.
 
 Goals (printed as met or not, never asserted): the followers' and solos' p95 under 250 ms and
 pace at least 95%, every join and claim under 2 s. The exit status is non-zero only if something
@@ -30,6 +32,7 @@ import re
 import sys
 import time
 import traceback
+from collections import Counter
 from urllib.parse import urlsplit
 
 import requests
@@ -40,7 +43,22 @@ from stats import fan_out, lags, spread
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 GOAL_PACE = 95
 GOAL_JOIN_S = 2.0
-ATTACKS = ("codes", "trickle", "held", "skips", "strips", "pings", "noops", "badged", "pages", "squat")
+ATTACKS = (
+    "codes",
+    "trickle",
+    "held",
+    "skips",
+    "strips",
+    "pings",
+    "noops",
+    "badged",
+    "pages",
+    "squat",
+    "stuffing",
+)
+# The class's tournament: a few small boards, so that its students' entries are searched quickly.
+TOURNAMENT = {"smallest": 5, "largest": 12, "budget": 2000}
+ENTERING = 20  # the class's students who enter once the script has done its worst
 QUICK = {"followers": 40, "solos": 10, "seconds": 3, "scale": 0.1}
 
 
@@ -96,6 +114,8 @@ class HostileHall(Hall):
                 for i, name in enumerate(solos)
             }
             self.check_acks("start", main("call", names=solos, event="start", each=each))
+            opened = main("call", names=["instructor"], event="tournament_open", data=TOURNAMENT)
+            self.tournament = self.check_acks("tournament_open", opened)["instructor"]
             time.sleep(args.settle)
             for name, attacks in (
                 ("calm", ()),
@@ -104,6 +124,7 @@ class HostileHall(Hall):
                 ("after", ()),
             ):
                 self.attack(main, name, attacks)
+            self.entering(main, followers[:ENTERING])
             self.voting(main, followers)
         finally:
             self.prankster.close()
@@ -176,6 +197,17 @@ class HostileHall(Hall):
         ticket = {"code": self.code, "ticket": self.ticket}
         seated = self.timed(main, f"p{n}", "class_join", ticket, self.seats[n - 1])
         return {"typed": typed, "link": link, "claim": claim, "seated": seated}
+
+    def entering(self, main, students):
+        """Have students present when the tournament opened enter it, after the script filled it."""
+        answers = self.loads["followers"](
+            "call", names=students, event="tournament_enter", data={"order": "warnsdorff"}
+        )
+        # By code: each refused student's answer says the same.
+        refused = Counter(ack.get("code", "no answer") for ack in answers.values() if not ack.get("ok"))
+        self.entries = (len(students) - sum(refused.values()), len(students), dict(refused))
+        if refused:
+            self.problems.append(f"students present when the tournament opened were refused: {dict(refused)}")
 
     def voting(self, main, followers):
         """Ask a question: the class answers, the prankster's pages join once it is open and answer too."""
@@ -259,6 +291,13 @@ class HostileHall(Hall):
                 f"voters: {taken} students answered in {self.answer_seconds:.2f} s; the question counted "
                 f"{result.get('answered')} answers of {result.get('present')} students present, and "
                 f"{result.get('late')} late (the prankster's pages: {counts})"
+            )
+        if hasattr(self, "entries"):
+            taken, tried, refused = self.entries
+            present = self.tournament.get("present")
+            out.append(
+                f"tournament: {taken} of {tried} students present at its opening ({present} present) "
+                f"entered after the script; refused: {refused or 'none'}"
             )
         out.append(
             "\ngoals: p95 < 250 ms; pace >= 95%; every join and claim < 2 s (and those of the instructor "

@@ -20,6 +20,8 @@ opens at most the connections its table says. The attacks:
   squat      200 connections, each on a badge of its own and each having sent a request (so that
              none is a socket to reap, nor one browser's), opened again when closed
   voters     150 connections that join the class once a question is open and answer it
+  stuffing   10 connections at a time, each joining the class without a pass (a new student each
+             time), entering its open tournament and closing, then another: a script filling it
 """
 
 import asyncio
@@ -50,6 +52,7 @@ SIZES = {
     "codes": 4,
     "pages": 20,
     "squat": 200,
+    "stuffing": 10,
 }
 EARNER = Path(__file__).with_name("earner.py")
 
@@ -314,6 +317,16 @@ class Attacks:
             await raw.listen(lambda: self.on)
 
         await self.many("voters", SIZES["voters"], vote)
+
+    async def stuffing(self):
+        """Fill the class's tournament: join as a new student, enter, close, and again."""
+
+        async def stuff(raw):
+            self.answered("stuffing", await raw.call("class_join", {"code": self.code}))
+            entered = await raw.call("tournament_enter", {"order": "index"})
+            self.count("stuffing", "entered" if entered.get("ok") else entered.get("code", "refused"))
+
+        await self.many("stuffing", SIZES["stuffing"], stuff)
 
 
 class PranksterProcess:

@@ -8,7 +8,9 @@ their students' answers to its questions (see questions/events.py).
 A class's key names its owner and expires unless its owner renews it: the classes of a process
 that died go away by themselves, unless their instructor's page claims them first through another
 process (or the one gunicorn started in the dead one's place), which then owns them. An owner
-that finds its key taken lets its class go. Every call waits for Redis at most a timeout; one
+that finds its key taken lets its class go. Each process also holds a lease of its own, a key
+renewed every heartbeat that lives a few heartbeats: a class whose owner's lease has lapsed has
+lost its server, even while the class's own key lives on. Every call waits for Redis at most a timeout; one
 that fails raises Unavailable, whose message a handler sends back.
 """
 
@@ -25,6 +27,7 @@ from ..replies import Refusal
 CHANNEL = "knights-tour:welcome"
 KEY = "knights-tour:class:{}"
 ENDED_KEY = "knights-tour:ended:{}:{}"
+LEASE_KEY = "knights-tour:process:{}"  # a process's lease: there while it lives
 STUDENTS_KEY = "knights-tour:students:{}"  # a hash: process -> "<students there> <when counted>"
 ENDED_TTL_SECONDS = 30 * 24 * 3600  # how long an ended class's token and tickets are refused
 UNAVAILABLE = (
@@ -57,6 +60,15 @@ return taken
 """
 
 
+# Delete a class's key (KEYS[1]) if it still names the process ARGV[1]: one whose lease lapsed.
+BURY = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    return redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+
 class NoDirectory:
     """The directory of a single process: nothing to share."""
 
@@ -65,6 +77,9 @@ class NoDirectory:
 
     def renew(self, codes):
         return set()
+
+    def lease(self):
+        pass
 
     def withdraw(self, code, nonce):
         pass
@@ -77,6 +92,9 @@ class NoDirectory:
 
     def missing(self, codes):
         return set()
+
+    def bury(self, code):
+        pass
 
     def count_students(self, counts):
         pass
@@ -97,11 +115,14 @@ class NoDirectory:
 class RedisDirectory:
     """The directory shared by processes through Redis: class codes, welcome requests and answers."""
 
-    def __init__(self, url, ttl, timeout):
+    def __init__(self, url, ttl, timeout, lease=None):
         self.redis = redis.Redis.from_url(url, **redis_options(timeout))
         self.ttl_ms = int(ttl * 1000)
+        self.lease_ms = int((lease or ttl) * 1000)
         self.owner = secrets.token_hex(8)  # this process's, in the keys of the classes it owns
         self._renew = self.redis.register_script(RENEW)
+        self._bury = self.redis.register_script(BURY)
+        self._dead = {}  # code -> the process its key names, whose lease has lapsed
 
     def _ask(self, command):
         try:
@@ -113,6 +134,7 @@ class RedisDirectory:
     def publish(self, code):
         """Make a class led here known to the other processes, for ttl seconds; if another
         process owned it, tell that one it is led from here now."""
+        self.lease()  # before the class is known: its owner lives, from the start
         previous = self._ask(lambda: self.redis.set(KEY.format(code), self.owner, px=self.ttl_ms, get=True))
         if previous is not None and previous.decode() != self.owner:
             self._ask(lambda: self.redis.publish(CHANNEL, json.dumps({"code": code, "taken": self.owner})))
@@ -126,6 +148,10 @@ class RedisDirectory:
         keys = [KEY.format(code) for code in codes]
         taken = self._ask(lambda: self._renew(keys=keys, args=[self.owner, self.ttl_ms]))
         return {code for code, key in zip(codes, keys, strict=True) if key.encode() in taken}
+
+    def lease(self):
+        """Say this process lives, for its lease's life more."""
+        self._ask(lambda: self.redis.set(LEASE_KEY.format(self.owner), "1", px=self.lease_ms))
 
     def withdraw(self, code, nonce):
         """Forget a class that has ended, and remember that it has (if Redis is away, its key
@@ -147,14 +173,29 @@ class RedisDirectory:
         return bool(self._ask(lambda: self.redis.exists(KEY.format(code))))
 
     def missing(self, codes):
-        """Return the codes among these that no process has now."""
+        """Return the codes among these that no living process has now: their key is gone, or
+        the lease of the process it names has lapsed (it was killed, and its key lives on)."""
         codes = list(codes)
         if not codes:
             return set()
         pipe = self.redis.pipeline(transaction=False)
         for code in codes:
-            pipe.exists(KEY.format(code))
-        return {code for code, found in zip(codes, self._ask(pipe.execute), strict=True) if not found}
+            pipe.get(KEY.format(code))
+        owners = dict(zip(codes, self._ask(pipe.execute), strict=True))
+        held = {code: owner.decode() for code, owner in owners.items() if owner is not None}
+        pipe = self.redis.pipeline(transaction=False)
+        for owner in held.values():
+            pipe.exists(LEASE_KEY.format(owner))
+        alive = dict(zip(held, self._ask(pipe.execute), strict=True))
+        self._dead = {code: owner for code, owner in held.items() if not alive[code]}
+        return {code for code in codes if not alive.get(code)}
+
+    def bury(self, code):
+        """Delete the key of a class whose owner's lease lapsed (unless another process owns it
+        now), so that its code names no class: a page that joins is told there is none."""
+        owner = self._dead.pop(code, None)
+        if owner is not None:
+            self._ask(lambda: self._bury(keys=[KEY.format(code)], args=[owner]))
 
     def count_students(self, counts):
         """Tell the owners how many students follow their classes through this process ({code: n})."""
@@ -228,6 +269,7 @@ def _safely(call):
         log.exception("a class directory request failed")
 
 
-def directory_for(url, ttl, timeout):
-    """Return the directory for a message queue URL (or for none)."""
-    return RedisDirectory(url, ttl, timeout) if url else NoDirectory()
+def directory_for(url, ttl, timeout, lease=None):
+    """Return the directory for a message queue URL (or for none); lease: the seconds a
+    process's lease lives (ttl if None)."""
+    return RedisDirectory(url, ttl, timeout, lease) if url else NoDirectory()

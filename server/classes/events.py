@@ -19,6 +19,10 @@ from .roles import NOT_FOLLOWING, led, students_following, tell_students
 from .sessions import Feed, NoSuchClass, normal
 from .tournament.tournaments import entry_id
 
+# Seconds a page that joined another process's class waits for its owner's welcome (which takes
+# milliseconds through Redis) before it is told the class waits for its instructor.
+WELCOME_WAIT = 3
+
 # Why a class ends, as class_ended says it: a stable key and the sentence.
 ENDINGS = {
     "ended": "the instructor ended the class",
@@ -232,6 +236,8 @@ def on_class_join(data=None):
         join_room(klass.room)
         if klass.remote:  # its owner sends the state; batches before it are lined up by number
             directory().ask_welcome(klass.code, sid)
+            klass.unwelcomed.add(sid)
+            socketio.start_background_task(_welcomed_or_waiting, klass, sid)
         else:
             socketio.emit("class_state", klass.welcome(), to=sid)
         answer, first = book(klass).answer_of(voter_id)
@@ -246,6 +252,19 @@ def on_class_join(data=None):
         "first": first,
         "entry": entry,
     }
+
+
+def _welcomed_or_waiting(klass, sid):
+    """Tell a page that joined another process's class, and was not welcomed within a few seconds
+    (its owner died, or is cut off), that the class waits for its instructor."""
+    socketio.sleep(WELCOME_WAIT)
+    with klass.lock:
+        waiting = sid in klass.unwelcomed and sid in klass.followers
+        klass.unwelcomed.discard(sid)
+    if waiting:
+        # Its owner's welcome, should it come late, takes over; its end comes as a follower's does.
+        away = {"code": klass.code, "state": "away", "speed": None}
+        socketio.emit("class_control", away, to=sid, ignore_queue=True)
 
 
 @socketio.on("class_leave")

@@ -8,6 +8,9 @@ from .directory import directory_for
 from .passes import Passes
 from .sessions import Classes
 
+LEASE_BEATS = 2  # heartbeats a process's lease lives: one missed beat (Redis slow for a second) is no death
+LEASE_FLOOR = 2  # seconds a lease lives at least
+
 
 def init_app(app):
     """Give an app its own registry of class sessions."""
@@ -21,9 +24,14 @@ def init_app(app):
     # it every CLASS_HEARTBEAT_SECONDS: see sharing.py.
     app.config.setdefault("CLASS_TTL_SECONDS", 20)
     app.config.setdefault("CLASS_HEARTBEAT_SECONDS", 5)
-    app.extensions["knights_tour_directory"] = directory_for(
-        app.config.get("MESSAGE_QUEUE"), app.config["CLASS_TTL_SECONDS"], app.config["QUEUE_TIMEOUT_SECONDS"]
-    )
+    ttl, beat = app.config["CLASS_TTL_SECONDS"], app.config["CLASS_HEARTBEAT_SECONDS"]
+    # A process's lease, renewed each heartbeat, outlives a missed one: its class ends for the
+    # other processes' students soon after it dies, without waiting for the class's key to expire.
+    # At least LEASE_FLOOR: a busy process's beat may wait a second for Redis.
+    app.config.setdefault("CLASS_LEASE_SECONDS", min(ttl, max(LEASE_BEATS * beat, LEASE_FLOOR)))
+    lease, timeout = app.config["CLASS_LEASE_SECONDS"], app.config["QUEUE_TIMEOUT_SECONDS"]
+    queue = app.config.get("MESSAGE_QUEUE")
+    app.extensions["knights_tour_directory"] = directory_for(queue, ttl, timeout, lease)
 
 
 def directory(app=None):

@@ -101,6 +101,9 @@ class ClassSession:
         self.lock = threading.Lock()  # orders joins against what the room is sent
         self.touched = time.monotonic()
         self.second_sid = None  # in a race, the instructor page's second connection (see relay.py)
+        # Of another process's class: the pages that joined here and wait for their welcome from
+        # its owner (see events.py, the owner's death).
+        self.unwelcomed = set()
         # Each feature's own part of the class, by the name it was given (see Classes.add_slot).
         self.slots = {name: make(self) for name, make in slots}
 

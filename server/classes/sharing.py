@@ -1,9 +1,10 @@
 """Keeping the classes of processes that share Redis in step, whether Redis answers or not.
 
-- A heartbeat renews the keys of the classes a process owns every CLASS_HEARTBEAT_SECONDS (and
-  puts them back if Redis lost them; lets go of those another process took), and checks the
-  keys of the other processes' classes its students follow: a class whose key stays missing
-  for two heartbeats has lost its server, and its students here are told so.
+- A heartbeat renews the process's lease and the keys of the classes it owns every
+  CLASS_HEARTBEAT_SECONDS (and puts them back if Redis lost them; lets go of those another
+  process took), and checks the keys of the other processes' classes its students follow: a
+  class whose key, or whose owner's lease, stays missing for two heartbeats has lost its
+  server, and its students here are told so.
 - The rooms of a class whose messages could not all be published while Redis was away get the
   class's state once it is back. Each time a process subscribes (at start, and after losing
   its subscription), what was published before never reached it: it asks the owners of its
@@ -18,6 +19,7 @@
 
 import logging
 import time
+from contextlib import suppress
 
 from ..extension import socketio
 from .directory import Unavailable
@@ -115,6 +117,10 @@ def _heard(registry, event, payload, room):
     klass = registry.known_remote(code)
     if klass is not None:
         with klass.lock:
+            if event == "class_state" and room == klass.room:  # its owner welcomed the whole room
+                klass.unwelcomed.clear()
+            elif event == "class_state":  # or one page here
+                klass.unwelcomed.discard(room)
             book(klass).heard(event, payload)
 
 
@@ -122,6 +128,8 @@ def _beat(registry, shared, every, let_go):
     """Renew the classes owned here (let_go(code) of those another process took) and end, for
     its students here, a class whose server stopped."""
     missing = {}  # the other processes' classes missing from Redis: code -> since when
+    with suppress(Unavailable):
+        shared.lease()  # from the start, not a beat later
     while True:
         socketio.sleep(every)
         try:
@@ -133,6 +141,7 @@ def _beat(registry, shared, every, let_go):
 
 
 def _check(registry, shared, missing, grace, let_go):
+    shared.lease()  # this process lives: its classes are alive for the others
     owned, remote = registry.shared()
     for code in shared.renew([klass.code for klass in owned]):
         let_go(code)
@@ -149,6 +158,7 @@ def _check(registry, shared, missing, grace, let_go):
     missing = {code: missing.get(code, now) for code in gone}
     for code, since in list(missing.items()):
         if now - since >= grace:
+            shared.bury(code)
             _end_remote(registry, code, "stopped")
             del missing[code]
     return missing

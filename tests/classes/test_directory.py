@@ -1,5 +1,6 @@
 """Server processes sharing classes through Redis: an instructor on one, a student on another."""
 
+from server.classes.directory import RedisDirectory
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
@@ -49,3 +50,27 @@ def test_an_ended_class_stays_ended_on_every_process(cluster, connect):
         answer = again.call("class_join", {"code": code, "ticket": ticket})
         assert (answer["ok"], answer["code"]) == (False, "class.ended"), answer
     assert not shared.exists(f"knights-tour:class:{code}")
+
+
+def test_a_class_whose_owners_lease_lapsed_is_missing_and_its_key_goes_unless_taken(cluster):
+    _, shared = cluster
+    url = "redis://{host}:{port}/0".format(**shared.connection_pool.connection_kwargs)
+    dying, watching, successor = (RedisDirectory(url, 20, 1, lease=lease) for lease in (3, None, None))
+    try:
+        for code in ("ABCDEFG", "HJKMNPQ"):
+            dying.publish(code)
+        assert watching.missing(["ABCDEFG", "HJKMNPQ", "RSTVWXY"]) == {"RSTVWXY"}, "alive, and never opened"
+        # Its process stops renewing its lease (killed): its classes' keys live on, and are
+        # missing all the same.
+        assert wait_for(lambda: watching.missing(["ABCDEFG", "HJKMNPQ"]) == {"ABCDEFG", "HJKMNPQ"}, 15)
+        assert shared.exists("knights-tour:class:ABCDEFG")
+        successor.publish("HJKMNPQ")  # the instructor's page claimed this one back elsewhere
+        watching.bury("ABCDEFG")
+        watching.bury("HJKMNPQ")
+        assert not shared.exists("knights-tour:class:ABCDEFG"), "its code names no class"
+        taken = shared.get("knights-tour:class:HJKMNPQ").decode()
+        assert taken == successor.owner, "a class taken over stays"
+        assert watching.missing(["HJKMNPQ"]) == set()
+    finally:
+        for each in (dying, watching, successor):
+            each.redis.close()

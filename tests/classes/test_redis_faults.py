@@ -324,3 +324,31 @@ def test_a_claim_through_another_process_takes_the_class_over(clusters, connect)
     # The page displaced is a student now: it cannot control the run.
     assert teacher.call("pause")["code"] == "class.following"
     report("Class taken over", first_process_let_go_after=displaced - taken)
+
+
+# Default class keys and heartbeats, as docs/deployment.md promises them.
+def test_a_killed_workers_class_whose_instructor_never_comes_back_ends_for_the_other_process(
+    clusters, connect
+):
+    cluster = clusters(2)
+    first, second = cluster.apps
+    teacher, there = connect(first.url), connect(second.url)
+    code = open_class(teacher, there)
+    assert teacher.call("start", ENDLESS)["ok"] is True
+    assert wait_for(lambda: there.count() > 0, 10)
+    kill_worker(first)  # gunicorn starts another in its place; the instructor's page never comes back
+    died = time.monotonic()
+    teacher.close()
+    # A student joining meanwhile through the other process is told the class waits for its instructor.
+    newcomer = connect(second.url)
+    joined = newcomer.call("class_join", {"code": code})
+    assert joined["ok"] is True, joined
+    waits = {"code": code, "state": "away", "speed": None}
+    assert wait_for(lambda: newcomer.named("class_control") == [waits], 15), outline(newcomer)
+    assert wait_for(lambda: there.named("class_ended"), 45), outline(there)
+    told = arrivals(there, "class_ended", died)[0]
+    assert there.named("class_ended") == [
+        {"code": code, "why": "stopped", "reason": "the class's server stopped"}
+    ]
+    assert wait_for(lambda: newcomer.named("class_ended"), 10), outline(newcomer)
+    report("Owner worker killed, its instructor gone", students_told_after=told - died)

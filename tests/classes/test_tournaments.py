@@ -106,7 +106,13 @@ def test_a_replaced_entry_is_searched_afresh_and_its_old_boards_let_be():
     news = tournament.news()
     assert [row["outcomes"] for row in news["entries"]] == ["c."] and news["cells"] == []
     tournament.record(tournament.take()[0], {"outcome": "stopped", "backtracks": 100})
-    assert tournament.news() == {"tournament": 1, "open": True, "entries": [], "cells": [["a", 1, "s", 100]]}
+    assert tournament.news() == {
+        "tournament": 1,
+        "open": True,
+        "entries": [],
+        "cells": [["a", 1, "s", 100]],
+        "removed": [],
+    }
 
 
 def test_entries_stop_at_the_closing_at_the_limit_and_between_two_of_one_student():

@@ -59,16 +59,19 @@ def test_a_class_tournament_from_entries_to_standings_csv_and_a_restart(browser,
     try:
         contexts.append(browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True))
         page, code = lead(contexts[0], restarting.url)
-        open_tournament(page)
         room = []
-        for order, name, viewport in ENTRIES:
+        for _, _, viewport in ENTRIES:
             contexts.append(browser.new_context(viewport=viewport or {"width": 1280, "height": 900}))
             student = contexts[-1].new_page()
             student.goto(f"{restarting.url}/?class={code}")
             student.wait_for_function(FOLLOWING)
+            room.append(student)
+        # The students are there when it opens: their entries are the tournament's, not late ones.
+        open_tournament(page)
+        expect(page.locator("#tournament-status")).to_contain_text("3 students were present when it opened")
+        for student, (order, name, _) in zip(room, ENTRIES, strict=True):
             expect(student.locator("#tournament")).to_have_attribute("open", "")
             enter(student, order, name)
-            room.append(student)
 
         total = len(ENTRIES) * len(SIDES)
         expect(page.locator("#tournament-status")).to_contain_text(
@@ -248,3 +251,31 @@ def test_an_ordering_a_student_named_is_entered_under_that_name_for_the_whole_cl
     # The other student, and the instructor, read the name Ann gave it (with its written form).
     for other in (bo, page):
         expect(other.locator("#tournament-rows .col-order")).to_have_text("Away from start -start,onward")
+
+
+def test_a_late_comers_entry_is_ranked_apart_and_the_instructor_removes_it(instructor, open_page):
+    page = instructor
+    code = page.locator("#lead-code").inner_text()
+    there = open_page(f"/?class={code}", until=FOLLOWING)
+    open_tournament_with(page, smallest=5, largest=6, budget=100)
+    late = open_page(f"/?class={code}", until=FOLLOWING)
+    late.get_by_role("button", name="Enter this ordering").click()
+    there.get_by_role("button", name="Enter this ordering").click()
+    for each in (late, there):
+        expect(each.locator("#tournament-note")).to_have_text("Your ordering is entered.")
+    status = page.locator("#tournament-status")
+    expect(status).to_contain_text("1 student was present when it opened; 1 entered.")
+    expect(status).to_contain_text("1 late entry (joined after it opened), ranked apart.")
+    rows = page.locator("#tournament-rows tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0).locator(".col-rank")).to_have_text("1")
+    expect(rows.nth(1).locator(".col-rank")).to_have_text("1 (late)")
+    expect(late.locator("#tournament-mine")).to_contain_text("ranked apart, 1 of 1 late entries")
+    rows.nth(1).get_by_role("button", name="Remove the entry ranked 1 (late)").click()
+    expect(page.locator("#tournament-note")).to_contain_text("The entry is removed")
+    for each in (page, late, there):
+        expect(each.locator("#tournament-rows tr")).to_have_count(1)
+    late.get_by_role("button", name="Enter this ordering").click()
+    expect(late.locator("#tournament-note")).to_have_text(
+        "The instructor removed your entry: you cannot enter this tournament again."
+    )

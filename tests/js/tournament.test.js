@@ -31,6 +31,25 @@ test("standings rank clean boards first, then fewer backtracks, then the earlier
     [["early", 1], ["twin", 1], ["late", 3], ["slow", 4], ["none", 5]]);
 });
 
+test("late entries are ranked apart, below the others, however well they did", () => {
+  const rows = standings({
+    script: entry("script", "cc", [0, 0], 5, { late: true }),
+    other: entry("other", "sc", [9, 0], 6, { late: true }),
+    there: entry("there", "ss", [9, 9], 30),
+    first: entry("first", "cs", [0, 9], 40),
+  });
+  assert.deepEqual(rows.map((row) => [row.id, row.rank, Boolean(row.late)]),
+    [["first", 1, false], ["there", 2, false], ["script", 1, true], ["other", 2, true]]);
+});
+
+test("news drops the entries the instructor removed, and the page keeps their ids for a restore", () => {
+  const { store, tournament } = setUp({ role: "instructor", code: "ABCDEFG" });
+  tournament.take({ ...STATE, entries: [entry("a", "..", [0, 0], 1), entry("b", "..", [0, 0], 2)] });
+  tournament.news.tournament_news({ tournament: 2, open: false, entries: [], cells: [["a", 0, "c", 0]], removed: ["a"] });
+  assert.deepEqual(Object.keys(store.state.tournament.entries), ["b"]);
+  assert.deepEqual(store.state.tournament.removed, ["gone", "a"]);
+});
+
 test("news adds and replaces entries, then sets boards' ends in place", () => {
   const entries = { a: entry("a", "..", [0, 0], 1) };
   const next = applyNews(entries, { entries: [entry("b", "c.", [0, 0], 2)], cells: [["a", 1, "s", 50], ["x", 0, "c", 0]] });
@@ -48,10 +67,11 @@ test("the CSV has a row per entry, best first, names quoted where they must be a
     c: entry("c", "sb", [9, 2], Date.UTC(2026, 10, 27), { name: null }),
   });
   const lines = standingsCsv(rows, "anonymous").trim().split("\r\n");
-  assert.equal(lines[0], "rank,nickname,ordering,clean,backtracked,stopped,no_tour,backtracks,boards_searched,boards,entered");
-  assert.equal(lines[1], '1,"Ada ""the"" Knight",warnsdorff,2,0,0,0,0,2,2,2026-11-27T00:00:00.000Z');
-  assert.equal(lines[2], '2,,"onward,-corner",1,0,1,0,9,2,2,2026-11-27T00:00:00.000Z');
-  assert.equal(lines[3], "3,anonymous,warnsdorff,0,1,1,0,11,2,2,2026-11-27T00:00:00.000Z");
+  assert.equal(lines[0],
+    "rank,nickname,ordering,clean,backtracked,stopped,no_tour,backtracks,boards_searched,boards,entered,late");
+  assert.equal(lines[1], '1,"Ada ""the"" Knight",warnsdorff,2,0,0,0,0,2,2,2026-11-27T00:00:00.000Z,no');
+  assert.equal(lines[2], '2,,"onward,-corner",1,0,1,0,9,2,2,2026-11-27T00:00:00.000Z,no');
+  assert.equal(lines[3], "3,anonymous,warnsdorff,0,1,1,0,11,2,2,2026-11-27T00:00:00.000Z,no");
 });
 
 test("the student enters the composer's ordering, tidily written, and none while it is half typed", () => {
@@ -69,16 +89,17 @@ function setUp(klass) {
   return { store, asked, tournament: createTournament(store, server) };
 }
 
-const STATE = { tournament: 2, open: false, smallest: 5, largest: 6, budget: 100, start: "centre",
-  entries: [entry("a", "cs", [0, 100], 7, { hidden: true })] };
+const STATE = { tournament: 2, open: false, smallest: 5, largest: 6, budget: 100, start: "centre", opened: 3,
+  present: 4, removed: ["gone"], entries: [entry("a", "cs", [0, 100], 7, { hidden: true, late: true })] };
 
 test("a claim the server answers without the tournament brings back the one the page had", () => {
   const { asked, tournament } = setUp({ role: "instructor", code: "ABCDEFG" });
   tournament.take(STATE);
   tournament.claimed({ code: "ABCDEFG", tournament: null });
   assert.equal(asked[0].event, "tournament_open");
-  assert.deepEqual(asked[0].payload, { smallest: 5, largest: 6, budget: 100, start: "centre",
-    restore: { tournament: 2, open: false, entries: [{ id: "a", order: "warnsdorff", name: "A", title: null, submitted: 7, hidden: true }] } });
+  assert.deepEqual(asked[0].payload, { smallest: 5, largest: 6, budget: 100, start: "centre", seats: false,
+    restore: { tournament: 2, open: false, opened: 3, present: 4, removed: ["gone"], entries: [{ id: "a",
+      order: "warnsdorff", name: "A", title: null, submitted: 7, hidden: true, late: true, seated: false }] } });
   const fresh = setUp({ role: "instructor", code: "ABCDEFG" });
   fresh.tournament.claimed({ code: "ABCDEFG", tournament: STATE });
   assert.equal(fresh.asked.length, 0, "a tournament the server kept is taken as it is");

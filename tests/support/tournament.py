@@ -3,7 +3,8 @@
 
 def standings(received):
     """Return ({entry id: row}, open) of the tournament told in received, (event, payload) pairs
-    in order: its last 'tournament' (or a class_state's), then the news of that tournament."""
+    in order: its last 'tournament' (or a class_state's), then the news of that tournament (entries
+    removed dropped)."""
     state, entries = None, {}
     for name, payload in received:
         if name == "tournament" or (name == "class_state" and payload.get("tournament")):
@@ -12,6 +13,8 @@ def standings(received):
         elif name == "tournament_news" and state and payload["tournament"] == state["tournament"]:
             state["open"] = payload["open"]
             entries.update({row["id"]: dict(row) for row in payload["entries"]})
+            for id in payload.get("removed", []):
+                entries.pop(id, None)
             for id, index, code, backtracks in payload["cells"]:
                 row = entries[id]
                 row["outcomes"] = row["outcomes"][:index] + code + row["outcomes"][index + 1 :]

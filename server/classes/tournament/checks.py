@@ -45,12 +45,14 @@ MAX_ENTRY_BUDGET = 1_000_000
 @dataclass(frozen=True)
 class TournamentRules:
     """What every entry is searched on: square boards of sides smallest to largest, each from a
-    corner or the centre, each stopped once it has backtracked `budget` times."""
+    corner or the centre, each stopped once it has backtracked `budget` times; and whether it
+    takes entries from students' seats only (edge/seats.py)."""
 
     smallest: int
     largest: int
     budget: int
     start: str = "corner"
+    seats: bool = False
 
     def boards(self):
         """Return the boards, (side, start square), in the order searched."""
@@ -72,19 +74,28 @@ def parse_tournament(data):
     start = data.get("start", "corner")
     if start not in TOURNAMENT_STARTS:
         raise ValueError(f"start must be one of {', '.join(TOURNAMENT_STARTS)}, not {shown(start)}")
+    seats = data.get("seats", False)
+    if not isinstance(seats, bool):
+        raise ValueError(f"seats is true or false, not {shown(seats)}")
     boards = largest - smallest + 1
     if boards * budget > MAX_ENTRY_BUDGET:
         raise ValueError(
             f"{boards} boards of {budget} backtracks each is more than an entry may take "
             f"({MAX_ENTRY_BUDGET:,} backtracks in all): fewer boards or a smaller budget"
         )
-    return TournamentRules(smallest, largest, budget, start)
+    return TournamentRules(smallest, largest, budget, start, seats)
+
+
+def parse_entry(data, event):
+    """Return the entry's id that event's payload names, or raise ValueError."""
+    if not isinstance(data, dict) or not isinstance(data.get("entry"), str):
+        raise ValueError(f"'{event}' needs an object with an entry's id, not {shown(data)}")
+    return data["entry"]
 
 
 def parse_hide(data):
     """Check the payload of 'tournament_hide' and return (the entry's id, whether it is hidden)."""
-    if not isinstance(data, dict) or not isinstance(data.get("entry"), str):
-        raise ValueError(f"'tournament_hide' needs an object with an entry's id, not {shown(data)}")
+    parse_entry(data, "tournament_hide")
     if not isinstance(data.get("hidden", True), bool):
         raise ValueError("'tournament_hide' takes hidden true or false")
     return data.get("entry"), data.get("hidden", True)
@@ -92,7 +103,24 @@ def parse_hide(data):
 
 def check_restore(restore):
     """Return a tournament brought back after a restart (its number, entries and whether it is
-    open), or raise ValueError if it has no number."""
+    open, and when it opened, who was present and the entries removed, if it says), or raise
+    ValueError if it has no number or says any of these wrong."""
     if not isinstance(restore, dict) or type(restore.get("tournament")) is not int:
         raise ValueError(f"restore needs the tournament's number and entries, not {shown(restore)}")
+    opened, present = restore.get("opened"), restore.get("present")
+    if opened is not None and not (type(opened) is int and 0 <= opened < 2**53):
+        raise ValueError(f"opened is a millisecond, not {shown(opened)}")
+    if present is not None and not (type(present) is int and 0 <= present < 2**31):
+        raise ValueError(f"present is a count of students, not {shown(present)}")
+    removed = restore.get("removed", [])
+    if not isinstance(removed, list) or len(removed) > MAX_REMOVED or not all(map(_an_id, removed)):
+        raise ValueError(f"removed is a list of at most {MAX_REMOVED} entries' ids, not {shown(removed)}")
     return restore
+
+
+MAX_REMOVED = 2000  # entries' ids a restored tournament bars: more than it could ever have taken
+ENTRY_ID = re.compile(r"[0-9a-f]{12}")
+
+
+def _an_id(value):
+    return isinstance(value, str) and ENTRY_ID.fullmatch(value) is not None

@@ -15,8 +15,8 @@ from ...replies import Refusal, answered
 from ...runs.cells import CellFeed
 from ...runs.registry import runs
 from ..registry import classes, directory
-from ..roles import followed, led
-from .checks import check_name, check_restore, check_title, parse_hide, parse_tournament
+from ..roles import followed, led, students_following
+from .checks import check_name, check_restore, check_title, parse_entry, parse_hide, parse_tournament
 from .slot import contest, everyone, tournament_of
 from .tournaments import Tournament, entry_id
 
@@ -54,12 +54,16 @@ def on_tournament_open(data=None):
         raise Refusal("tournament.open_already", OPEN_ALREADY)
     if restore is not None:
         restore = check_restore(restore)
-        tournament = Tournament(restore["tournament"], rules)
+        kept = {key: restore.get(key) for key in ("opened", "present")}
+        tournament = Tournament(restore["tournament"], rules, **kept, removed=restore.get("removed", []))
         tournament.restore(restore.get("entries"))
         if restore.get("open") is False:
             tournament.close()
     else:
-        tournament = Tournament(before.number + 1 if before is not None else 1, rules)
+        # Those present now are the tournament's students; a page that joins later enters apart.
+        # A voter the instructor removed from the last tournament stays out of this one.
+        number, removed = (before.number + 1, before.removed) if before is not None else (1, ())
+        tournament = Tournament(number, rules, present=students_following(klass), removed=removed)
     _begin(klass, tournament)
     return tournament.state()
 
@@ -80,6 +84,15 @@ def on_tournament_hide(data=None):
     klass = led()
     entry, hidden = parse_hide(data)
     tournament_of(klass).hide(entry, hidden)
+    contest(klass).standings.poke()
+
+
+@socketio.on("tournament_remove")
+@answered
+def on_tournament_remove(data=None):
+    """The instructor's page removes an entry, and takes no other from its student."""
+    klass = led()
+    tournament_of(klass).remove(parse_entry(data, "tournament_remove"))
     contest(klass).standings.poke()
 
 
@@ -106,7 +119,7 @@ def on_tournament_enter(data=None):
 
 
 def _enter(klass, voter, order, name, title=None):
-    tournament_of(klass).enter(entry_id(voter), order, name, title=title)
+    tournament_of(klass).enter(entry_id(voter), order, name, title=title, voter=voter)
     contest(klass).standings.poke()
     contest(klass).feed.more()
 
@@ -119,4 +132,4 @@ def enter_remote(registry, code, voter, order, name, title=None):
     try:
         _enter(klass, voter, order, name, title)
     except ValueError:
-        return  # closed, full, or too soon: the student's page sees no entry of theirs
+        return  # closed, full, too soon, removed or not a seat: the student's page sees no entry of theirs

@@ -124,6 +124,7 @@ export function bindInputs(els, store, runs, actions) {
   on(els.tournamentBudget, "change", () => tournament.setup({
     budget: fitted(els.tournamentBudget, "tournament.budget", 1, limits.maxStripBudget, sayRules) }));
   on(els.tournamentStart, "change", () => tournament.setup({ start: els.tournamentStart.value }));
+  on(els.tournamentSeats, "change", () => tournament.setup({ seats: els.tournamentSeats.checked }));
   click(els.tournamentOpen, tournament.open);
   click(els.tournamentClose, tournament.close);
   click(els.tournamentCsv, () => tournament.download(t("tournament.anonymous")));
@@ -141,6 +142,7 @@ export function bindInputs(els, store, runs, actions) {
     const { action } = button.dataset;
     if (action === "watch") playback.change({ mode: "board", order: entry.order });
     else if (action === "race") playback.change({ mode: "race", versus: entry.order });
+    else if (action === "remove") tournament.remove(entry.id);
     else tournament.hide(entry.id, !entry.hidden);
   });
   on(els.closed, "change", () => playback.change({ closed: els.closed.checked }));

@@ -35,10 +35,12 @@ export function createTournamentView(els, limits) {
   function tableRow(row, { mine, leading, library }) {
     const tr = document.createElement("tr");
     tr.dataset.entry = row.id;
-    if (row.id === mine) tr.className = "tournament-me";
+    tr.className = [row.id === mine && "tournament-me", row.late && "tournament-late"].filter(Boolean).join(" ");
     // Its author's name for a composed ordering, which the whole class reads; else the viewer's words.
     const label = row.title ?? orderLabel(row.order, library);
-    const cells = [["rank", String(row.rank)], ["name", nameOf(row, mine)], ["order", label],
+    // A late entry's rank is among the late ones, and says so.
+    const rank = row.late ? t("tournament.lateRank", { rank: row.rank }) : String(row.rank);
+    const cells = [["rank", rank], ["name", nameOf(row, mine)], ["order", label],
       ["clean", String(row.tally.clean)], ["backtracks", row.tally.backtracks.toLocaleString()],
       ["searched", `${row.tally.searched}/${row.tally.boards}`]];
     for (const [column, text] of cells) {
@@ -73,7 +75,8 @@ export function createTournamentView(els, limits) {
         rowButton("tournament.watch", t("tournament.watchLabel", { name: who }), "watch"),
         rowButton("tournament.race", t("tournament.raceLabel", { name: who }), "race"),
         rowButton(row.hidden ? "tournament.show" : "tournament.hide",
-          t(row.hidden ? "tournament.showLabel" : "tournament.hideLabel", { rank: row.rank }), "hide"),
+          t(row.hidden ? "tournament.showLabel" : "tournament.hideLabel", { rank }), "hide"),
+        rowButton("tournament.remove", t("tournament.removeLabel", { rank }), "remove"),
       );
       tr.append(td);
     }
@@ -105,6 +108,7 @@ export function createTournamentView(els, limits) {
     setValue(els.tournamentLargest, String(setup.largest));
     setValue(els.tournamentBudget, String(setup.budget));
     setValue(els.tournamentStart, setup.start);
+    els.tournamentSeats.checked = setup.seats;
     els.tournamentOpen.disabled = !connected || !klass.led || open;
     els.tournamentClose.disabled = !connected || !open;
     els.tournamentCsv.disabled = !Object.keys(entries).length;
@@ -119,18 +123,27 @@ export function createTournamentView(els, limits) {
     const rows = standings(entries);
     const boards = rules ? rules.largest - rules.smallest + 1 : 0;
     const searched = rows.reduce((sum, row) => sum + row.tally.searched, 0);
-    setText(els.tournamentRules, rules ? t("tournament.rules", { ...rules, budget: rules.budget.toLocaleString(),
-      start: t(`tournament.start.${rules.start}`) }) : "");
-    setText(els.tournamentStatus, number ? t(open ? "tournament.statusOpen" : "tournament.statusClosed",
-      { n: rows.length, searched, total: rows.length * boards }) : t("tournament.none"));
+    setText(els.tournamentRules, rules ? [t("tournament.rules", { ...rules, budget: rules.budget.toLocaleString(),
+      start: t(`tournament.start.${rules.start}`) }), rules.seats ? t("tournament.seatsRule") : ""].join(" ").trim() : "");
+    // Beside the entries, the students who were there: a hundred entries from thirty students
+    // is a script's, and the late ones are counted apart.
+    const late = rows.filter((row) => row.late).length;
+    const status = number ? [t(open ? "tournament.statusOpen" : "tournament.statusClosed",
+      { n: rows.length, searched, total: rows.length * boards }),
+    tournament.present === null ? "" : t("tournament.present", { n: tournament.present, entered: rows.length - late }),
+    late ? t("tournament.lateCount", { n: late }) : ""] : [t("tournament.none")];
+    setText(els.tournamentStatus, status.filter(Boolean).join(" "));
 
     const me = rows.find((row) => row.id === mine);
     let myWords = "";
     if (following && number) {
       if (!me) myWords = t("tournament.notEntered");
       else if (!me.tally.searched) myWords = t("tournament.mineWaiting");
-      else myWords = t("tournament.mine", { rank: me.rank, of: rows.length, ...me.tally,
-        backtracks: me.tally.backtracks.toLocaleString() });
+      else {
+        const alike = rows.filter((row) => Boolean(row.late) === Boolean(me.late)).length;
+        myWords = t(me.late ? "tournament.mineLate" : "tournament.mine", { rank: me.rank, of: alike, ...me.tally,
+          backtracks: me.tally.backtracks.toLocaleString() });
+      }
     }
     setText(els.tournamentMine, myWords);
     els.tournamentCells.hidden = !me;

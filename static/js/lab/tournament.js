@@ -16,13 +16,15 @@ const WAITING = ".";
 
 /**
  * The tournament's state: number, the class's how-manieth (0: none yet); open, whether it takes
- * entries; rules {smallest, largest, budget, start}; entries, by id, each as the server sends
- * it {id, name, hidden, order, submitted, outcomes, backtracks}; mine, this student's entry id;
- * setup, the instructor's fields; note, the last word on it ({id, params} or null).
+ * entries; rules {smallest, largest, budget, start, seats}; opened, the millisecond it opened;
+ * present, how many students followed the class then (null: not known); removed, the ids of the
+ * entries the instructor removed; entries, by id, each as the server sends it {id, name, hidden,
+ * order, submitted, late, seated, outcomes, backtracks}; mine, this student's entry id; setup,
+ * the instructor's fields; note, the last word on it ({id, params} or null).
  */
 export const NO_TOURNAMENT = {
-  number: 0, open: false, rules: null, entries: {}, mine: null, note: null,
-  setup: { smallest: 5, largest: 50, budget: 10000, start: "corner" },
+  number: 0, open: false, rules: null, opened: null, present: null, removed: [], entries: {}, mine: null,
+  note: null, setup: { smallest: 5, largest: 50, budget: 10000, start: "corner", seats: false },
 };
 
 /** Return the ordering a student would enter: the composer's, written tidily, or null while it is no ordering. */
@@ -46,10 +48,16 @@ export function tally(entry) {
 /**
  * Return the standings: each entry with its tally and rank, best first. More boards solved
  * without a backtrack ranks first; then fewer backtracks in all; then the earlier entry. Entries
- * level on all three share a rank.
+ * level on all three share a rank. Late entries (their students joined after it opened) are
+ * ranked apart, among themselves, below the others.
  */
 export function standings(entries) {
-  const rows = Object.values(entries).map((entry) => ({ ...entry, tally: tally(entry) }));
+  const all = Object.values(entries);
+  return [...ranked(all.filter((entry) => !entry.late)), ...ranked(all.filter((entry) => entry.late))];
+}
+
+function ranked(entries) {
+  const rows = entries.map((entry) => ({ ...entry, tally: tally(entry) }));
   const key = (row) => [-row.tally.clean, row.tally.backtracks, row.submitted];
   rows.sort((a, b) => {
     const [x, y] = [key(a), key(b)];
@@ -71,10 +79,11 @@ function withCell(entry, index, code, backtracks) {
   return { ...entry, outcomes, backtracks: counts };
 }
 
-/** Return the entries after a news of the standings: rows new or changed, then boards' ends. */
+/** Return the entries after a news of the standings: rows new or changed, those removed, then boards' ends. */
 export function applyNews(entries, news) {
   const next = { ...entries };
   for (const row of news.entries) next[row.id] = row;
+  for (const id of news.removed ?? []) delete next[id];
   for (const [id, index, code, backtracks] of news.cells) {
     if (next[id]) next[id] = withCell(next[id], index, code, backtracks);
   }
@@ -86,10 +95,10 @@ const quoted = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')
 /** Return the standings as CSV: one row per entry, best first. anonymous names a nameless entry. */
 export function standingsCsv(rows, anonymous) {
   const head = ["rank", "nickname", "ordering", "clean", "backtracked", "stopped", "no_tour", "backtracks",
-    "boards_searched", "boards", "entered"];
+    "boards_searched", "boards", "entered", "late"];
   const lines = [head, ...rows.map((row) => [row.rank, quoted(row.hidden ? "" : row.name ?? anonymous),
     quoted(row.order), row.tally.clean, row.tally.backtracked, row.tally.stopped, row.tally.none, row.tally.backtracks,
-    row.tally.searched, row.tally.boards, new Date(row.submitted).toISOString()])];
+    row.tally.searched, row.tally.boards, new Date(row.submitted).toISOString(), row.late ? "yes" : "no"])];
   return lines.map((line) => line.join(",")).join("\r\n") + "\r\n";
 }
 
@@ -105,10 +114,10 @@ export function createTournament(store, server) {
 
   /** Return what the server needs to bring the tournament back: its rules, and its entries but their boards. */
   function kept() {
-    const { number, open, rules, entries } = state();
-    const rows = Object.values(entries).map(({ id, order, name, title, submitted, hidden }) =>
-      ({ id, order, name, title: title ?? null, submitted, hidden }));
-    return { ...rules, restore: { tournament: number, open, entries: rows } };
+    const { number, open, rules, opened, present, removed, entries } = state();
+    const rows = Object.values(entries).map(({ id, order, name, title, submitted, hidden, late, seated }) =>
+      ({ id, order, name, title: title ?? null, submitted, hidden, late: late === true, seated: seated === true }));
+    return { ...rules, restore: { tournament: number, open, opened, present, removed, entries: rows } };
   }
 
   /** Keep the instructor's tournament in the browser, for its class. */
@@ -121,9 +130,10 @@ export function createTournament(store, server) {
   /** Take a whole tournament as the server tells it. */
   function take(news) {
     if (!news) return;
-    const { tournament: number, open, smallest, largest, budget, start } = news;
+    const { tournament: number, open, smallest, largest, budget, start, seats = false } = news;
     const entries = Object.fromEntries(news.entries.map((row) => [row.id, row]));
-    set({ number, open, rules: { smallest, largest, budget, start }, entries });
+    set({ number, open, rules: { smallest, largest, budget, start, seats }, entries, opened: news.opened ?? null,
+      present: news.present ?? null, removed: news.removed ?? [] });
     keep();
   }
 
@@ -145,6 +155,11 @@ export function createTournament(store, server) {
 
     async hide(entry, hidden) {
       told(await server.request("tournament_hide", { entry, hidden }));
+    },
+
+    /** Remove an entry, and take no other from its student. */
+    async remove(entry) {
+      if (told(await server.request("tournament_remove", { entry }))) set({ note: { id: "tournament.removedOne" } });
     },
 
     /** Enter the student's ordering, with the name they gave it (or none), under a nickname ("" for none). */
@@ -194,8 +209,9 @@ export function createTournament(store, server) {
       tournament: take,
       tournament_news(news) {
         if (news.tournament !== state().number) return; // of an earlier one, or before the page knew of it
-        const changed = news.entries.length || news.open !== state().open;
-        set({ open: news.open, entries: applyNews(state().entries, news) });
+        const gone = news.removed ?? [];
+        const changed = news.entries.length || gone.length || news.open !== state().open;
+        set({ open: news.open, entries: applyNews(state().entries, news), removed: [...state().removed, ...gone] });
         if (changed) keep();
       },
     },
