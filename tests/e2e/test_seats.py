@@ -41,7 +41,7 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     expect(teacher.get_by_role("status")).to_contain_text("This browser has the key")
     teacher.get_by_role("link", name="Open Knight's Tour Live").click()
     teacher.wait_for_function(READY)
-    teacher.get_by_text("Students' seats").click()
+    teacher.get_by_text("Students' seats", exact=True).click()
     teacher.get_by_label("Seats", exact=True).fill("6")
     with teacher.context.expect_page() as opened:
         teacher.get_by_role("button", name="Make a sheet").click()
