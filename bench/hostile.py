@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 import requests
 from hall import GOAL_P95_MS, Hall, browsers, verdict
 from prankster import Prankster
-from stats import fan_out, lags, spread
+from stats import batches_in, fan_out, lags, spread
 
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 GOAL_PACE = 95
@@ -339,7 +339,14 @@ class AloneHall(Hall):
             if name not in self.phases:
                 continue
             window = self.phases[name]
-            late, gaps, pace = lags(followers, window, args.speed, self.class_run)
+            late, _, pace = lags(followers, window, args.speed, self.class_run)
+            # Each follower's gaps between batches, the window's start and end counted as one: a
+            # stream that stalled for the whole window has one gap as long as it.
+            gaps = []
+            for peer in followers:
+                batches = batches_in(peer, window, self.class_run)
+                stamps = [window[0], *(at for at, _, _ in batches), window[1]]
+                gaps.extend(b - a for a, b in zip(stamps, stamps[1:], strict=False))
             fan, _ = fan_out(followers, instructor, window, self.class_run)
             gap, lag = spread(gaps), spread(late)
             worker = (self.sampler.window(*window) or {}).get("worker", math.nan)
