@@ -88,6 +88,7 @@ class CellFeed:
         self.more()
 
     def _search_here(self):
+        """Search the boards here, a slice at a time in the share's turns, until none is left."""
         while (board := self._next_here()) is not None:
             key, args = board
             searching = end = None
