@@ -39,8 +39,10 @@ def test_a_tournament_searched_by_a_worker_without_helpers_holds_no_stream_back(
         batches = [at for at, event, _ in good.stamped() if event == "events" and began <= at <= ended]
         gaps = [b - a for a, b in zip([began, *batches], [*batches, ended], strict=True)]
         took, longest = ended - began, max(gaps)
-        # Generous: the run's batches come every 0.1 s; its boards searched whole held them for all of it.
-        assert longest < 2.0, f"the run's stream stalled {longest:.2f} s during a tournament of {took:.1f} s"
+        # Generous: the run's batches come every 0.1 s, and stopped for all of the search when its
+        # boards were searched whole; on a machine so loaded that the search takes over 6 s, a third of it.
+        bound = max(2.0, took / 3)
+        assert longest < bound, f"the run stalled {longest:.2f} s during a tournament of {took:.1f} s"
         print(f"  a tournament of 40 boards took {took:.1f} s here; longest gap {longest * 1000:.0f} ms")
         sides = range(RULES["smallest"], RULES["largest"] + 1)
         for row, order in zip(rows(), ORDERS, strict=True):

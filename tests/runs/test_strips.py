@@ -253,8 +253,10 @@ def test_a_strip_on_a_production_server_without_helpers_holds_no_stream_back(pro
         batches = [at for at, event, _ in good.stamped() if event == "events" and began <= at <= ended]
         gaps = [b - a for a, b in zip([began, *batches], [*batches, ended], strict=True)]
         took, longest = ended - began, max(gaps)
-        # Generous: the run's batches come every 0.1 s, and came 8 s apart with boards searched whole.
-        assert longest < 2.0, f"the run's stream stalled {longest:.2f} s during a strip of {took:.1f} s"
+        # Generous: the run's batches come every 0.1 s, and stopped for all of the search when its
+        # boards were searched whole; on a machine so loaded that the search takes over 6 s, a third of it.
+        bound = max(2.0, took / 3)
+        assert longest < bound, f"the run's stream stalled {longest:.2f} s during a strip of {took:.1f} s"
         print(f"  a strip of 12 boards here took {took:.1f} s; the run's longest gap {longest * 1000:.0f} ms")
         boards = asker.named("strip_board")
         assert len(boards) == 12
