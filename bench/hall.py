@@ -92,6 +92,7 @@ class Hall:
     """
 
     server_threads = None  # the threads stack's gunicorn --threads
+    server_options = ()  # python -m server's own options, beside those every hall gives it
     PAGES = False  # whether each client loads the page first, as a browser does (and has its badge)
 
     def __init__(self, kind, args):
@@ -128,7 +129,7 @@ class Hall:
         """Start the server and the load processes, drive the phases, collect the clients."""
         load_cpus, server_cpus = self.pinning()
         self.server = server = ServerProcess(
-            self.kind, self.server_threads, self.args.max_per_address, server_cpus
+            self.kind, self.server_threads, self.args.max_per_address, server_cpus, self.server_options
         )
         loads = []
         try:

@@ -20,6 +20,11 @@ must be counted once, the prankster's apart. The class has a tournament open fro
 (its students present): the stuffing phase fills it from the prankster's script, and afterwards
 the class's students enter, and must every one be taken, the script's entries late, apart.
 
+With --alone, the server has no search helpers (`--search-processes 0`): the class plays at its
+pace while a student asks for a strip of large boards (two orderings on the 11 boards of 90 to
+100, 100,000 backtracks each), which the worker searches itself; the class's pace and the p95
+of its batch gaps are measured before, during and after the strip, and how long the strip took.
+
 Goals (printed as met or not, never asserted): the followers' and solos' p95 under 250 ms and
 pace at least 95%, every join and claim under 2 s. The exit status is non-zero only if something
 is functionally wrong: a good client was refused its run, the class's answers were miscounted.
@@ -38,7 +43,7 @@ from urllib.parse import urlsplit
 import requests
 from hall import GOAL_P95_MS, Hall, browsers, verdict
 from prankster import Prankster
-from stats import fan_out, lags, spread
+from stats import batches_in, fan_out, lags, spread
 
 BOARD = {"rows": 8, "cols": 8, "order": "naive"}
 GOAL_PACE = 95
@@ -311,6 +316,92 @@ class HostileHall(Hall):
         return "\n".join(out)
 
 
+# What a student asks of a server without helpers: 22 large boards, each up to 100,000
+# backtracks (searched whole, 6 of them held every stream 8 s).
+ALONE_STRIP = {"orders": ["naive", "random"], "sides": [90, 100], "budget": 100_000}
+
+
+class AloneHall(Hall):
+    """The class at its pace on a server without search helpers, and a student's strip beside it."""
+
+    server_options = ("--search-processes", "0")
+
+    def __init__(self, args):
+        super().__init__("production", args)
+        self.strip = None  # (seconds, boards) of the strip
+
+    def follower_groups(self):
+        return [("followers", [f"f{i}" for i in range(self.args.followers)])]
+
+    def drive(self, main):
+        args, followers = self.args, self.groups[0][1]
+        wanted = [(main, ["instructor", "asker"]), (self.loads["followers"], followers)]
+        self.check_acks("connect", self.connect_in_waves(wanted)[0])
+        opened = self.check_acks("class_open", main("call", names=["instructor"], event="class_open"))
+        code = opened["instructor"]["code"]
+        self.loads["followers"].send("call", names=followers, event="class_join", data={"code": code})
+        self.check_acks("class_join", self.loads["followers"].result(300))
+        run = {**BOARD, "start": 0, "speed": args.speed}
+        self.class_run = self.check_acks(
+            "start", main("call", names=["instructor"], event="start", data=run)
+        )["instructor"]["run"]
+        time.sleep(args.settle)
+        self.phase("calm", args.seconds)
+        began = time.monotonic()
+        asked = main("call", names=["asker"], event="strip", data=ALONE_STRIP)["asker"]
+        if not asked.get("ok"):
+            self.problems.append(f"the strip was refused: {asked}")
+            return
+        done = main("wait", name="asker", event="strip_done", within=600, timeout=630)
+        ended = time.monotonic()
+        self.phases["strip"] = (began, ended)
+        if done is None:
+            self.problems.append("the strip did not end within 600 s")
+        boards = main("seen", names=["asker"], events=["strip_board"])["asker"]
+        self.strip = (ended - began, len(boards))
+        if len(boards) != asked["boards"]:
+            self.problems.append(f"the strip sent {len(boards)} boards of {asked['boards']}")
+        self.phase("after", args.seconds)
+
+    def report(self):
+        args, everyone = self.args, self.peers()
+        followers = [p for n, p in everyone.items() if n.startswith("f")]
+        instructor = everyone["instructor"]
+        out = [
+            f"\n=== a strip without helpers: {args.followers} followers at {args.speed:g} events/s; "
+            f"{self.command_line()}",
+            f"{'phase':<8} {'seconds':>7} {'pace':>6} {'gap p95':>8} {'gap max':>8} {'lag p95':>8} "
+            f"{'fan-out p95':>11} {'worker':>6}",
+        ]
+        goals = []
+        for name in ("calm", "strip", "after"):
+            if name not in self.phases:
+                continue
+            window = self.phases[name]
+            late, _, pace = lags(followers, window, args.speed, self.class_run)
+            # Each follower's gaps between batches, the window's start and end counted as one: a
+            # stream that stalled for the whole window has one gap as long as it.
+            gaps = []
+            for peer in followers:
+                batches = batches_in(peer, window, self.class_run)
+                stamps = [window[0], *(at for at, _, _ in batches), window[1]]
+                gaps.extend(b - a for a, b in zip(stamps, stamps[1:], strict=False))
+            fan, _ = fan_out(followers, instructor, window, self.class_run)
+            gap, lag = spread(gaps), spread(late)
+            worker = (self.sampler.window(*window) or {}).get("worker", math.nan)
+            out.append(
+                f"{name:<8} {window[1] - window[0]:>7.1f} {pace:>5.0f}% {gap['p95']:>5.0f} ms "
+                f"{gap['max']:>5.0f} ms {lag['p95']:>5.0f} ms {spread(fan)['p95']:>8.0f} ms {worker:>6.0f}"
+            )
+            goals.append((name, pace >= GOAL_PACE, gap["p95"] < GOAL_P95_MS))
+        if self.strip is not None:
+            out.append(f"the strip: {self.strip[1]} boards in {self.strip[0]:.1f} s ({ALONE_STRIP})")
+        out.append("\ngoals: the class's pace >= 95%; p95 of its batch gaps < 250 ms")
+        for name, pace, gap in goals:
+            out.append(f"  {name:<8} pace {verdict(pace)}, gaps {verdict(gap)}")
+        return "\n".join(out)
+
+
 def parse(argv):
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -322,6 +413,9 @@ def parse(argv):
     parser.add_argument("--settle", type=float, default=1.5)
     parser.add_argument("--scale", type=float, default=1.0, help="of the prankster's attacks")
     parser.add_argument("--quick", action="store_true", help="a smoke run: a small class, short phases")
+    parser.add_argument(
+        "--alone", action="store_true", help="a strip on a server without search helpers, beside the class"
+    )
     parser.add_argument(
         "--attacks",
         type=lambda text: text.split(","),
@@ -342,7 +436,7 @@ def parse(argv):
 
 def main(argv=None):
     args = parse(argv)
-    hall = HostileHall(args)
+    hall = AloneHall(args) if args.alone else HostileHall(args)
     try:
         hall.run()
         print(hall.report())

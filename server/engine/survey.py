@@ -6,26 +6,57 @@ that start), or has backtracked `budget` times. What a board's cell tells: solve
 through with no tour ("none").
 """
 
+from functools import lru_cache
+from itertools import islice
+
 from .graph import knight_graph
 from .search import BACKTRACK, FOUND, Search
 
 CLEAN, BACKTRACKED, STOPPED, NONE = "clean", "backtracked", "stopped", "none"
 LOST = "lost"  # the process searching the board ended first (the server's to say, not the search's)
 
+# A strip tries its orderings on each board in turn: one graph serves them all. (Building a
+# 100x100 board's graph is the costliest step a board's search cannot cut, some 30 ms.)
+_graph = lru_cache(maxsize=4)(knight_graph)
+
+
+class Board:
+    """One board's search taken a piece at a time, so that whoever searches it can do something
+    else between two pieces: it ends as cell() ends it, however it is cut."""
+
+    def __init__(self, rows, cols, start, order, seed, budget):
+        self._events = iter(Search(_graph(rows, cols), start, order, seed=seed))
+        self._budget = budget
+        self.backtracks = self.events = 0
+        self.end = None  # {outcome, backtracks, events} once the search has ended
+
+    def search(self, count=None):
+        """Search up to count more events (None: to the end); return how the board ended
+        (see cell), or None if it goes on."""
+        if self.end is not None:
+            return self.end
+        backtracks, events, budget = self.backtracks, self.events, self._budget
+        outcome, taken = None, 0
+        for kind, _, _ in islice(self._events, count):
+            taken += 1
+            if kind == FOUND:
+                outcome = BACKTRACKED if backtracks else CLEAN
+                break
+            if kind == BACKTRACK:
+                backtracks += 1
+                if backtracks == budget:
+                    outcome = STOPPED
+                    break
+        else:
+            if count is None or taken < count:  # the search made its last event
+                outcome = NONE
+        self.backtracks, self.events = backtracks, events + taken
+        if outcome is not None:
+            self.end = {"outcome": outcome, "backtracks": backtracks, "events": self.events}
+        return self.end
+
 
 def cell(rows, cols, start, order, seed, budget):
     """Search one board from start with an ordering, up to budget backtracks; return how it
     ended: {outcome, backtracks, events}."""
-    backtracks = events = 0
-    outcome = NONE
-    for kind, _, _ in Search(knight_graph(rows, cols), start, order, seed=seed):
-        events += 1
-        if kind == FOUND:
-            outcome = BACKTRACKED if backtracks else CLEAN
-            break
-        if kind == BACKTRACK:
-            backtracks += 1
-            if backtracks == budget:
-                outcome = STOPPED
-                break
-    return {"outcome": outcome, "backtracks": backtracks, "events": events}
+    return Board(rows, cols, start, order, seed, budget).search()

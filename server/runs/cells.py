@@ -2,27 +2,36 @@
 
 A feed takes its boards from a source as it goes, keeps at most `in_flight` of them at the
 helper processes (pool.py) in its share's turn, and hands each board's end to a callback as it
-comes. With no helpers the worker searches the boards itself, one between turns at everything
-else. A strip (strips.py) and a class's tournament (classes/tournament/events.py) are each one
-feed.
+comes. With no helpers the worker searches the boards itself, a slice of about a millisecond at
+a time in its share's turns at searching (turns.py) beside the skips and fastest runs, so that
+the worker's loop polls its sockets and timers between slices: a board searched whole held every
+other stream for as long as it took (8 s for a strip of 6 boards). A strip (strips.py) and a
+class's tournament (classes/tournament/events.py) are each one feed.
 """
 
 import threading
+import time
 
 from ..engine.legs import cell_job
-from ..engine.survey import LOST, cell
+from ..engine.survey import LOST, Board
 from ..extension import socketio
 
 LOST_CELL = {"outcome": LOST, "backtracks": 0, "events": 0}
+# Without helpers: seconds of one board's search in one turn, and the events searched between
+# two looks at the clock (a few hundred microseconds on a large board with a costly ordering).
+SLICE = 0.001
+PIECE = 128
 
 
 class CellFeed:
-    """Search the boards that take() gives, (key, (rows, cols, start, order, seed, budget)), and
-    call deliver(key, result) with each one's end (survey.cell); take() gives None when it has
-    no board for now, and more() asks it again."""
+    """Search the boards that take() gives, (key, (rows, cols, start, order, seed, budget)), at
+    a registry's helpers (registry.py) or in its turns here, and call deliver(key, result) with
+    each one's end (survey.cell); take() gives None when it has no board for now, and more()
+    asks it again."""
 
-    def __init__(self, pool, share, take, deliver, in_flight):
-        self.pool, self.share = pool, share
+    def __init__(self, registry, share, take, deliver, in_flight):
+        # Its helpers (None: the worker searches), and its turns at searching here (turns.py).
+        self.pool, self._turns, self.share = registry.pool, registry.turns, share
         self._take, self._deliver, self._in_flight = take, deliver, in_flight
         self._asked = set()  # futures of the boards at the helpers
         self._searching = False  # the worker searches boards itself (no helpers)
@@ -79,12 +88,32 @@ class CellFeed:
         self.more()
 
     def _search_here(self):
-        while True:
-            with self._lock:
-                board = None if self._ended else self._take()
-                if board is None:
-                    self._searching = False
-                    return
+        """Search the boards here, a slice at a time in the share's turns, until none is left."""
+        while (board := self._next_here()) is not None:
             key, args = board
-            self._deliver(key, cell(*args))
-            socketio.sleep(0)  # every other client's turn between two boards
+            searching = end = None
+            while end is None:
+                time.sleep(0)  # let other clients' work in between slices, under gevent too
+                with self._turns.turn(self.share):
+                    if self._ended:
+                        break
+                    searching = searching or Board(*args)  # its graph built in a turn too
+                    end = _slice(searching)
+            if end is not None:
+                self._deliver(key, end)
+
+    def _next_here(self):
+        """Return the next board to search here, or None (and no longer searching)."""
+        with self._lock:
+            board = None if self._ended else self._take()
+            if board is None:
+                self._searching = False
+            return board
+
+
+def _slice(board, clock=time.monotonic):
+    """Search a board on for about SLICE seconds; return its end, or None if it goes on."""
+    until = clock() + SLICE
+    while (end := board.search(PIECE)) is None and clock() < until:
+        pass
+    return end

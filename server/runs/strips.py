@@ -4,7 +4,8 @@ A strip is searched off the worker that serves the sockets, by the helper proces
 CellFeed, cells.py), a board at a time and at most IN_FLIGHT boards of a strip waiting at once:
 strips take turns at the helpers, one line per browser, and a strip queues no more than that
 however long it is. With no helpers (search_processes 0) the worker searches the boards itself,
-one between turns at everything else. A page has one strip at a time: a new one, or its leaving, ends it.
+a slice at a time in turns (cells.py), and takes no strip of more than MAX_HERE backtracks. A
+page has one strip at a time: a new one, or its leaving, ends it.
 """
 
 import itertools
@@ -14,12 +15,21 @@ from flask import request
 
 from ..edge.badges import browser
 from ..extension import socketio
-from ..replies import answered
+from ..replies import Refusal, answered
 from ..wire import parse_strip
 from .cells import CellFeed
 from .registry import runs
 
 IN_FLIGHT = 2  # boards of one strip at the helpers at once: a helper never waits for its next
+# Without helpers: backtracks a strip may ask for over all its boards (its boards times its
+# budget). A backtrack costs about two events, and the worker searches some 0.5 to 1.5 million
+# events a second when it has nothing else to do: 4 orderings on 96 boards at the default budget
+# (3,840,000) take it up to 15 s, only in the time its streams leave.
+MAX_HERE = 4_000_000
+TOO_LARGE_HERE = (
+    "this server searches strips itself, without helper processes: a strip may take at most "
+    "{most:,} backtracks in all (its boards times the budget), and this one could take {asked:,}"
+)
 _ids = itertools.count(1)
 
 
@@ -32,7 +42,7 @@ class Strip:
         self._boards = enumerate(wanted.boards())
         self._done = 0
         self._lock = threading.Lock()
-        self.feed = CellFeed(registry.pool, share, self._take, self._send, IN_FLIGHT)
+        self.feed = CellFeed(registry, share, self._take, self._send, IN_FLIGHT)
 
     def begin(self):
         """Ask for the first boards."""
@@ -68,6 +78,10 @@ def on_strip(data=None):
     """A page asks how orderings fare on many boards; each board's end comes as 'strip_board'."""
     wanted = parse_strip(data)
     registry = runs()
+    asked = wanted.count * wanted.budget
+    if registry.pool is None and asked > MAX_HERE:
+        values = {"most": MAX_HERE, "asked": asked}
+        raise Refusal("strip.too_large_here", TOO_LARGE_HERE.format(**values), **values)
     share = ("strip", registry.seams.share(request.sid, browser(request.environ)))
     strip = Strip(request.sid, wanted, share, registry)
     registry.strips.replace(request.sid, strip)

@@ -312,7 +312,8 @@ def test_the_strip_from_every_square_of_the_board_and_its_stop(page, site):
     page.get_by_label("From every square of this 5 × 5 board instead").uncheck()
     page.get_by_label("Largest side").fill("100")
     page.get_by_label("Largest side").dispatch_event("change")
-    page.get_by_label("Backtracks allowed on each board").fill("100000")
+    # 192 boards of 20,000: within what a server without helpers takes (4,000,000 backtracks).
+    page.get_by_label("Backtracks allowed on each board").fill("20000")
     page.get_by_label("Backtracks allowed on each board").dispatch_event("change")
     page.locator("#strip-compared").get_by_label("Naive").check()
     page.get_by_role("button", name="Run on every board").click()
@@ -356,3 +357,23 @@ def test_the_orderings_code_is_whole_in_the_lesson_at_laptop_width(open_page, or
     expect(code).to_contain_text("def ordered(square):")
     cut = code.evaluate("(box) => box.scrollWidth - box.clientWidth")
     assert cut <= 0, f"the ordering's code is cut by {cut} px"
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [("en", "a strip may take at most 4,000,000 backtracks"), ("zh", "一次最多 4,000,000 次回溯")],
+)
+def test_a_strip_too_costly_for_a_server_without_helpers_is_refused_in_the_pages_words(
+    open_page, language, words
+):
+    # The tests' server searches strips itself: 96 boards of 100,000 backtracks are too many.
+    page = open_page(f"/?lang={language}")
+    page.locator("#strip summary").click()
+    for field, value in (("#strip-to", "100"), ("#strip-budget", "100000")):
+        page.locator(field).fill(value)
+        page.locator(field).dispatch_event("change")
+    page.locator("#strip-run").click()
+    note = page.locator("#strip-note")
+    expect(note).to_contain_text(words)
+    expect(note).to_contain_text("9,600,000")
+    assert page.evaluate("() => knightsTour.store.strip.running") is False

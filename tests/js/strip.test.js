@@ -72,6 +72,13 @@ test("a refused or unanswered strip says so and stops; a lost connection ends th
   await Promise.resolve();
   await Promise.resolve();
   assert.deepEqual(store.state.strip.note, { id: "strip.refused", params: { why: "orders names an ordering twice" } });
+  // A refusal whose code the page has words for is said in them, with the values it names.
+  strip.run();
+  const values = { most: 4000000, asked: 38400000 };
+  asked[1].resolve({ ok: false, code: "strip.too_large_here", error: "this server searches strips itself…", values });
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.deepEqual(store.state.strip.note, { id: "refusal.strip.too_large_here", params: values });
   strip.run();
   strip.lost();
   assert.deepEqual([store.state.strip.running, store.state.strip.note], [false, { id: "strip.lost" }]);

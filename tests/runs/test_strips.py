@@ -2,6 +2,8 @@
 time, searched by helpers or by the worker, one strip a page, ended by a new one, a stop or a
 leaving, and refused saying why when the request is bad."""
 
+import time
+
 import pytest
 import requests
 
@@ -10,8 +12,9 @@ from server.edge.badges import COOKIE
 from server.engine.graph import knight_graph
 from server.engine.legs import cell_job
 from server.engine.search import BACKTRACK, FOUND, Search
-from server.engine.survey import cell
+from server.engine.survey import Board, cell
 from server.runs.pool import Pool
+from server.runs.strips import MAX_HERE
 from server.wire import MAX_STRIP_BUDGET, parse_strip
 from tests.support.clients import sent_to
 from tests.support.waiting import wait_for
@@ -38,6 +41,18 @@ def test_each_board_ends_as_the_engine_ends_it_one_board_at_a_time(order):
             order,
             n,
         )
+
+
+@pytest.mark.parametrize("piece", [1, 7, 128])
+@pytest.mark.parametrize("order", ["naive", "warnsdorff", "onward,-corner,pohl"])
+def test_a_board_searched_a_piece_at_a_time_ends_as_it_does_searched_whole(order, piece):
+    for n in range(1, 11):
+        board, pieces = Board(n, n, 0, order, 0, 1_500), 0
+        while (end := board.search(piece)) is None:
+            pieces += 1
+        assert end == cell(n, n, 0, order, 0, 1_500), (order, n)
+        assert pieces >= (end["events"] - 1) // piece, "a piece searched more than it was asked"
+        assert board.search(piece) == end, "a board that has ended stays ended"
 
 
 def test_what_the_strip_shows_for_warnsdorff_from_a_corner():
@@ -130,12 +145,13 @@ def test_a_strip_searched_by_helpers_sends_what_the_engine_gives(configured):
 
 def test_a_new_strip_ends_the_last_and_a_leaving_page_ends_its_own(client, app):
     strips = app.extensions["knights_tour_runs"].strips
-    first = client.emit("strip", {"orders": ["naive"], "sides": [20, 100], "budget": 100_000}, callback=True)
+    first = client.emit("strip", {"orders": ["naive"], "sides": [20, 100], "budget": 40_000}, callback=True)
     second = client.emit("strip", {"orders": ["warnsdorff"], "sides": [5, 6]}, callback=True)
     assert wait_for(lambda: any(d["strip"] == second["strip"] for d in sent_to(client, "strip_done")))
     assert len(received(client, first["strip"])) <= 2, "the first strip went on past its end"
     assert len(strips) == 0, "a strip that is done is forgotten"
-    client.emit("strip", {"orders": ["naive"], "sides": [30, 100], "budget": 100_000}, callback=True)
+    again = client.emit("strip", {"orders": ["naive"], "sides": [30, 100], "budget": 40_000}, callback=True)
+    assert again["ok"] is True, again
     assert len(strips) == 1
     client.disconnect()
     assert wait_for(lambda: len(strips) == 0)
@@ -144,10 +160,25 @@ def test_a_new_strip_ends_the_last_and_a_leaving_page_ends_its_own(client, app):
 def test_a_flood_of_strips_from_one_page_holds_one_at_a_time(client, app):
     strips = app.extensions["knights_tour_runs"].strips
     for _ in range(40):
-        client.emit("strip", {"orders": ["naive", "pohl"], "sides": [40, 100], "budget": 100_000})
+        client.emit("strip", {"orders": ["naive", "pohl"], "sides": [40, 100], "budget": 30_000})
     assert len(strips) == 1
     assert client.emit("strip_stop", callback=True) == {"ok": True}
     assert len(strips) == 0
+
+
+def test_a_strip_too_costly_for_a_worker_without_helpers_is_refused_saying_so(client):
+    orders = ["naive", "random", "pohl", "-onward"]
+    costliest = {"orders": orders, "sides": [5, 100], "budget": MAX_STRIP_BUDGET}
+    answer = client.emit("strip", costliest, callback=True)
+    asked = 4 * 96 * MAX_STRIP_BUDGET
+    assert answer["ok"] is False and answer["code"] == "strip.too_large_here", answer
+    assert answer["values"] == {"most": MAX_HERE, "asked": asked}
+    assert f"{MAX_HERE:,} backtracks" in answer["error"] and f"{asked:,}" in answer["error"]
+    assert [e["code"] for e in sent_to(client, "error")] == ["strip.too_large_here"]
+    # Just within the bound it is taken (a server with helpers takes the costliest: see above).
+    within = {"orders": ["naive"], "sides": [5, 44], "budget": MAX_HERE // 40}
+    assert client.emit("strip", within, callback=True)["ok"] is True
+    assert client.emit("strip_stop", callback=True) == {"ok": True}
 
 
 def test_strip_pool_ask_runs_a_cell_in_a_helper():
@@ -202,3 +233,35 @@ def test_the_production_server_searches_strips_in_its_helper_and_a_flood_keeps_n
         )
         for client in [*script, student]:
             client.close()  # before their server closes: its goodbye would find them still there
+
+
+def test_a_strip_on_a_production_server_without_helpers_holds_no_stream_back(production, connect):
+    # A strip searched by the worker itself, board after board, beside a class of one: a run
+    # played at 200 moves a second, ten batches a second. Searched whole, each large board held
+    # the worker, and every stream, for as long as it took: 8 s for 6 boards.
+    strip = {"orders": ["naive", "random"], "sides": [95, 100], "budget": 100_000}
+    with production("--search-processes", "0") as server:
+        good = connect(server.url)
+        assert good.call("start", {"rows": 8, "cols": 8, "start": 0, "order": "naive", "speed": 200})["ok"]
+        assert wait_for(lambda: len(good.named("events")) >= 3, 30), "the paced run never began"
+        asker = connect(server.url)
+        began = time.monotonic()
+        answer = asker.call("strip", strip, timeout=60)
+        assert answer["ok"] is True, answer
+        assert wait_for(lambda: asker.named("strip_done"), 240), "the strip never ended"
+        ended = time.monotonic()
+        batches = [at for at, event, _ in good.stamped() if event == "events" and began <= at <= ended]
+        gaps = [b - a for a, b in zip([began, *batches], [*batches, ended], strict=True)]
+        took, longest = ended - began, max(gaps)
+        # Generous: the run's batches come every 0.1 s, and stopped for all of the search when its
+        # boards were searched whole; on a machine so loaded that the search takes over 6 s, a third of it.
+        bound = max(2.0, took / 3)
+        assert longest < bound, f"the run's stream stalled {longest:.2f} s during a strip of {took:.1f} s"
+        print(f"  a strip of 12 boards here took {took:.1f} s; the run's longest gap {longest * 1000:.0f} ms")
+        boards = asker.named("strip_board")
+        assert len(boards) == 12
+        for board in boards:
+            expected = cell(board["rows"], board["cols"], 0, board["order"], 0, strip["budget"])
+            assert {k: board[k] for k in expected} == expected
+        for client in (good, asker):
+            client.close()

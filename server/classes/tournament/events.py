@@ -33,7 +33,7 @@ def _begin(klass, tournament):
         if tournament.record(key, result):
             held.standings.poke()
 
-    feed = CellFeed(registry.pool, ("tournament", klass.code), tournament.take, deliver, in_flight)
+    feed = CellFeed(registry, ("tournament", klass.code), tournament.take, deliver, in_flight)
     with klass.lock:
         before, held.feed, held.tournament = held.feed, feed, tournament
     if before is not None:

@@ -1,5 +1,6 @@
 // The strip: the page's ordering (and up to three others) tried on many boards by the server,
 // each board's end filled in as it comes: square boards from a corner, or every square of one.
+import { refusal } from "../words/refusals.js";
 import { STRIP_OUTCOMES } from "./strip-facts.js";
 
 export const MAX_COMPARED = 3; // orderings beside the page's own
@@ -58,8 +59,7 @@ export function createStrip(store, server) {
       const answer = await server.request("strip", { orders, budget: setup.budget, seed: settings.seed, ...where });
       if (ask !== asks || !state().running) return;
       if (!answer.ok) {
-        set({ running: false, note: answer.timedOut ? { id: "strip.noAnswer" } : { id: "strip.refused",
-          params: { why: answer.error } } });
+        set({ running: false, note: answer.timedOut ? { id: "strip.noAnswer" } : refused(answer) });
         return;
       }
       const early = state().early[answer.strip] ?? { cells: {}, done: false };
@@ -94,6 +94,12 @@ export function createStrip(store, server) {
       },
     },
   };
+
+  /** Say a refusal in the page's words where its code has some, else quote the server's sentence. */
+  function refused(answer) {
+    const said = refusal(answer);
+    return said.id === "refusal.request.invalid" ? { id: "strip.refused", params: { why: answer.error } } : said;
+  }
 
   /** Tell whether a strip's news is of the strip asked for and not yet answered (a newer one than the last). */
   function waiting(strip) {

@@ -112,6 +112,7 @@ export const EN = {
   "strip.running": "Searching: {done} of {total} boards done.",
   "strip.refused": "The server refused the strip: {why}",
   "strip.noAnswer": "The server did not answer; try again.",
+  "refusal.strip.too_large_here": "This server searches strips without helper processes: a strip may take at most {most} backtracks in all (its boards times the backtracks allowed on each), and this one could take {asked}. Try fewer boards or fewer backtracks.",
   "strip.stopped": "Stopped.",
   "strip.lost": "The connection dropped, and the strip with it: run it again once it is back.",
   "strip.tooBig": "{board}: larger than the page can watch (at most {max} × {max})",

@@ -112,6 +112,7 @@ export const ZH = {
   "strip.running": "搜索中：已完成 {total} 块中的 {done} 块。",
   "strip.refused": "服务器拒绝了这次请求：{why}",
   "strip.noAnswer": "服务器没有回应，请再试一次。",
+  "refusal.strip.too_large_here": "这台服务器没有辅助进程，只能自己搜索所有棋盘：一次最多 {most} 次回溯（棋盘数乘以每块棋盘允许的回溯次数），而这一次可能需要 {asked} 次。请减少棋盘或回溯次数。",
   "strip.stopped": "已停止。",
   "strip.lost": "连接断开了，这次搜索也随之结束：连接恢复后请再运行一次。",
   "strip.tooBig": "{board}：太大，页面无法演示（最多 {max} × {max}）",
