@@ -1,21 +1,16 @@
 """Fixtures: fresh apps, real servers and clients closed after each test, and a check for leaks."""
 
-import os
-import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
-import redis
 
 from server import create_app, socketio
 from tests.support.clients import RawClient, RecordingClient
 from tests.support.cluster import Cluster
 from tests.support.leaks import leftovers, sockets, threads
 from tests.support.proxy import Nginx
-from tests.support.servers import LiveServer, ProductionServer, start_listening, stop_processes
+from tests.support.servers import LiveServer, ProductionServer, stop_processes
 from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -159,43 +154,6 @@ def raw():
     made = Made(RawClient)
     yield made
     close_all(made)
-
-
-@pytest.fixture
-def cluster(tmp_path):
-    """Start Redis and two app processes sharing it; yield their URLs and a Redis client."""
-    server = shutil.which("redis-server")
-    if server is None:
-        pytest.fail("redis-server is not installed: run `make test`, which installs it")
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    processes = []
-    try:
-        redis_server, redis_port = start_listening(
-            lambda port: (
-                [server, "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
-                + ["--appendonly", "no", "--dir", str(tmp_path)]
-            ),
-            **quiet,
-        )
-        processes.append(redis_server)
-        queue = f"redis://127.0.0.1:{redis_port}/0"
-        urls = []
-        for _ in range(2):
-            app_server, port = start_listening(
-                lambda port: [sys.executable, "-m", "server", "--port", str(port), "--message-queue", queue],
-                cwd=ROOT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                **quiet,
-            )
-            processes.append(app_server)
-            urls.append(f"http://127.0.0.1:{port}")
-        shared = redis.Redis.from_url(queue)
-        try:
-            yield urls, shared
-        finally:
-            shared.close()
-    finally:
-        stop_processes(processes)
 
 
 @pytest.fixture

@@ -4,15 +4,19 @@ from server.classes.directory import RedisDirectory
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
 from server.wire import encode
+from tests.support.cluster import RedisProcess
 from tests.support.waiting import wait_for
 
 RUN = {"rows": 5, "cols": 5, "start": 0, "order": "naive", "speed": 2000}
 
 
-# connect comes first so that its clients close after the processes have stopped: closing on a
-# live `python -m server` waits 3 s (see RequestHandler in tests/support/servers.py).
-def test_a_student_on_another_process_follows_the_class_live(cluster, connect):
-    (first, second), shared = cluster
+def served(cluster):
+    """Return a cluster's app URLs and the test's client of its Redis."""
+    return [app.url for app in cluster.apps], cluster.redis.client
+
+
+def test_a_student_on_another_process_follows_the_class_live(clusters, connect):
+    (first, second), shared = served(clusters(2))
     teacher, student = connect(first), connect(second)
     answer = teacher.call("class_open")
     code = answer["code"]
@@ -34,8 +38,8 @@ def test_a_student_on_another_process_follows_the_class_live(cluster, connect):
     assert student.call("start", {**RUN, "speed": 0})["ok"] is True
 
 
-def test_an_ended_class_stays_ended_on_every_process(cluster, connect):
-    (first, second), shared = cluster
+def test_an_ended_class_stays_ended_on_every_process(clusters, connect):
+    (first, second), shared = served(clusters(2))
     teacher, student = connect(first), connect(second)
     opened = teacher.call("class_open")
     code, token, ticket = opened["code"], opened["token"], opened["ticket"]
@@ -52,9 +56,9 @@ def test_an_ended_class_stays_ended_on_every_process(cluster, connect):
     assert not shared.exists(f"knights-tour:class:{code}")
 
 
-def test_a_class_whose_owners_lease_lapsed_is_missing_and_its_key_goes_unless_taken(cluster):
-    _, shared = cluster
-    url = "redis://{host}:{port}/0".format(**shared.connection_pool.connection_kwargs)
+def test_a_class_whose_owners_lease_lapsed_is_missing_and_its_key_goes_unless_taken(tmp_path):
+    redis_server = RedisProcess(tmp_path)
+    shared, url = redis_server.client, redis_server.url
     dying, watching, successor = (RedisDirectory(url, 20, 1, lease=lease) for lease in (3, None, None))
     try:
         for code in ("ABCDEFG", "HJKMNPQ"):
@@ -74,3 +78,4 @@ def test_a_class_whose_owners_lease_lapsed_is_missing_and_its_key_goes_unless_ta
     finally:
         for each in (dying, watching, successor):
             each.redis.close()
+        redis_server.close()
