@@ -8,7 +8,7 @@ import math
 import re
 import struct
 
-from playwright.sync_api import expect
+from playwright.sync_api import Error, expect
 
 from tests.support.page import READY, STEP, artifact, wait_for_events
 
@@ -148,8 +148,20 @@ def make(page, timeout=60_000):
 
 
 def read_video(page, data, kind):
-    """Return what the page reads back from a video file's bytes (see READ_VIDEO)."""
-    return page.evaluate(READ_VIDEO, [base64.b64encode(data).decode(), kind])
+    """Return what a browser reads back from a video file's bytes (see READ_VIDEO), in a page of
+    its own, as someone opening the saved file would: not the page that made it, whose recorder
+    and capture track may still be winding down. A file it cannot read is kept in the artifacts."""
+    reader = page.context.browser.new_context()
+    try:
+        return reader.new_page().evaluate(READ_VIDEO, [base64.b64encode(data).decode(), kind])
+    except Error as unread:
+        kept = artifact(f"unread-{len(data)}.{kind.partition('/')[2]}")
+        with open(kept, "wb") as file:
+            file.write(data)
+        held = f", {webm_frames(data)} frames in its clusters" if kind == "video/webm" else ""
+        raise AssertionError(f"{unread.message} ({len(data):,} bytes{held}; kept as {kept})") from unread
+    finally:
+        reader.close()
 
 
 def gif_frames(n, pace):
