@@ -149,7 +149,7 @@ class HostileHall(Hall):
         url = self.server.url
         with requests.Session() as teacher:
             teacher.post(url + "/instructor", data={"key": printed[1]}, timeout=10).raise_for_status()
-            # The CSV alone: the sheet would draw a QR code a seat.
+            # The CSV alone: the links, which is all a script needs of the sheet.
             made = teacher.get(url + "/roster/new", params={"seats": size}, allow_redirects=False, timeout=10)
             listed = teacher.get(url + made.headers["Location"] + "/seats.csv", timeout=10)
             listed.raise_for_status()

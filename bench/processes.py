@@ -25,10 +25,10 @@ class ServerProcess:
     production: `python -m server`, gunicorn's gevent worker (one greenlet a connection);
     threads: gunicorn's gthread worker with `threads` threads and the app in threading mode.
     Either admits max_per_address connections (and handshakes at once) from 127.0.0.1;
-    options are python -m server's own.
+    options are python -m server's own; root is the checkout it runs (this one by default).
     """
 
-    def __init__(self, kind, threads, max_per_address, cpus=None, options=()):
+    def __init__(self, kind, threads, max_per_address, cpus=None, options=(), root=ROOT):
         self.kind, self.port = kind, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = tempfile.NamedTemporaryFile("w+", prefix=f"bench-{kind}-", suffix=".log")
@@ -53,7 +53,7 @@ class ServerProcess:
         if cpus:
             self.command = ["taskset", "-c", ",".join(map(str, sorted(cpus))), *self.command]
         self.process = subprocess.Popen(
-            self.command, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+            self.command, cwd=root, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
         )
         # python -m server execs gunicorn in the same process: this is gunicorn's master.
         self.ps = psutil.Process(self.process.pid)

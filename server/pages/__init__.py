@@ -49,17 +49,20 @@ VENDORED = {
     "gifenc": NODE_MODULES / "gifenc" / "dist",
     "mediabunny": NODE_MODULES / "mediabunny" / "dist" / "bundles",
     "noble-hashes": NODE_MODULES / "@noble" / "hashes",
+    "uqr": NODE_MODULES / "uqr" / "dist",
 }
 # Of a package that ships more than the page loads, the files it may be given.
 VENDORED_FILES = {
     "mediabunny": {"mediabunny.min.mjs"},
     # SHA-256 alone, for a badge's proof of work (static/js/badge.js), and what it imports.
     "noble-hashes": {"sha2.js", "_md.js", "_u64.js", "utils.js"},
+    # QR codes, drawn by a sheet of seats (static/js/seats/sheet.js).
+    "uqr": {"index.mjs"},
 }
 
 # The modules a page loads (templates name them by their plain URL): each is bundled with what it
 # imports into one file, served at BUNDLE_URL (see bundle.py).
-ENTRIES = ("app.js",)
+ENTRIES = ("app.js", "seats/sheet.js")
 BUNDLE_URL = "/bundle"
 
 CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
@@ -67,7 +70,8 @@ QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only 
 # Turns of its address a request takes (edge/pacing.py): a QR code is drawn for any well-formed
 # code (about 7 ms, where a page takes 1), so it takes as many as eight pages.
 QR_TURNS = 8
-QR_PATH = re.compile(r"/class/[^/]+/qr\.svg|/roster/[^/]+")  # a sheet of seats (rosters.py) draws one a seat
+# A sheet of seats (rosters.py) is a page of up to 1,000 cards, each signed: it counts as one too.
+QR_PATH = re.compile(r"/class/[^/]+/qr\.svg|/roster/[^/]+")
 
 
 def turns(environ):
@@ -227,7 +231,8 @@ def vendored(package, name):
     return send_from_directory(VENDORED[package], name)
 
 
-def draw_qr(text):
+@lru_cache(maxsize=512)  # a class's, which every presenter view asks for
+def qr_svg(text):
     """Return a QR code of text as an SVG that scales to any size."""
     # Medium error correction survives a projector's glare; the four-module quiet zone and the
     # white ground let a phone find the code on any background.
@@ -236,9 +241,6 @@ def draw_qr(text):
         out, kind="svg", border=4, dark="#000", light="#fff", omitsize=True, xmldecl=False, nl=False
     )
     return out.getvalue()
-
-
-qr_svg = lru_cache(maxsize=512)(draw_qr)  # a class's, which every presenter view asks for
 
 
 @bp.get("/class/<code>/qr.svg")

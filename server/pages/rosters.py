@@ -5,7 +5,6 @@ import csv
 import io
 import ipaddress
 import re
-import time
 from urllib.parse import urlsplit
 
 from flask import (
@@ -16,12 +15,11 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_template,
 )
 
 from ..edge import app_seats
 from ..edge import seats as seating
-from . import draw_qr, join_base, kept
+from . import join_base, kept
 
 bp = Blueprint("rosters", __name__)
 
@@ -129,17 +127,12 @@ def new_roster():
 
 @bp.get("/roster/<roster>")
 def roster_sheet(roster):
-    """Show a roster's seats, each with its link and QR code, to print or hand out."""
+    """Show a roster's seats, each with its link, to print or hand out; the page draws their QR
+    codes (static/js/seats/sheet.js), so that a sheet costs the worker no more than a page."""
     links = seat_links(roster)
-
-    def cards():
-        for number, link in links:
-            yield number, link, draw_qr(link).decode()
-            time.sleep(0)  # a greenlet's turn for the class between codes: each takes a few ms
-
     base = link_base()
-    page = stream_template(
-        "roster.html", roster=roster, size=len(links), cards=cards(), base=base, local=this_machine_only(base)
+    page = render_template(
+        "roster.html", roster=roster, size=len(links), links=links, base=base, local=this_machine_only(base)
     )
     return no_store(Response(page))
 

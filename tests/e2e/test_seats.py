@@ -1,10 +1,13 @@
 """Students' seats in Chromium: the instructor prints a sheet, a student opens their seat once, and
 their page gets into the class while a script holds every other connection their network may have."""
 
+import io
 import re
 
 import pytest
 import websocket
+import zxingcpp
+from PIL import Image
 from playwright.sync_api import expect
 
 from server.edge.keys import load_secret
@@ -34,6 +37,12 @@ def fill(site, raw):
         held.append(client)
 
 
+def read_qr(locator):
+    """Return what a QR code reader makes of the code drawn in an element, from its pixels."""
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(locator.screenshot())))
+    return [each.text for each in found if each.format == zxingcpp.BarcodeFormat.QRCode]
+
+
 def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(site, open_page, raw):
     teacher = open_page("/instructor", until="() => true", viewport={"width": 1366, "height": 768})
     teacher.get_by_label("Key").fill(load_secret(site.app, "INSTRUCTOR_KEY", KEY_FILE, new_key).decode())
@@ -50,6 +59,8 @@ def test_a_student_with_a_seat_joins_a_class_whose_network_a_script_holds_full(s
     expect(sheet.locator(".seat-card")).to_have_count(6)
     expect(sheet.locator(".seat-card svg")).to_have_count(6)
     sheet.screenshot(path=artifact("seats_sheet.png"), full_page=True)
+    for card in sheet.locator(".seat-card").all():
+        assert read_qr(card.locator(".seat-qr")) == [card.locator(".seat-link").inner_text()]
     link = sheet.locator(".seat-link").first.inner_text()
     assert re.fullmatch(rf"{re.escape(site.url)}/seat/\S+", link)
     teacher.goto(site.url + "/?rows=5&cols=5&start=a5&order=naive&speed=1")  # the same browser, the key kept

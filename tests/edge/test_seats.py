@@ -113,7 +113,8 @@ def test_an_instructor_prints_a_sheet_of_seats_each_with_its_link_and_qr_code(in
     cards = re.findall(r'<li class="seat-card">.*?</li>', page, re.S)
     assert len(cards) == 4
     for card, (seat, link) in zip(cards, rows, strict=True):
-        assert f"Seat {seat}" in card and link in card and "<svg" in card
+        assert f"Seat {seat}" in card and f'data-link="{link}"' in card, "its page draws its code"
+    assert re.search(r'<script type="module" src="/bundle/seats/sheet-\w+\.js"></script>', page), "bundled"
     assert instructor.get(where + "/seats.csv").headers["Content-Disposition"].startswith("attachment")
     # Links to localhost would open on no student's device: the sheet says so.
     assert "students' devices cannot" in page and "http://localhost" in page
