@@ -70,7 +70,7 @@ QR_MAX_AGE = 3600  # seconds a browser keeps a class's QR code; it changes only 
 # Turns of its address a request takes (edge/pacing.py): a QR code is drawn for any well-formed
 # code (about 7 ms, where a page takes 1), so it takes as many as eight pages.
 QR_TURNS = 8
-# A sheet of seats (rosters.py) is a page of up to 1,000 cards, each signed: it counts as one too.
+# A sheet of seats (rosters.py), a page of up to 1,000 signed cards, takes as many turns as a QR code.
 QR_PATH = re.compile(r"/class/[^/]+/qr\.svg|/roster/[^/]+")
 
 

@@ -1,5 +1,5 @@
 // The QR code of each seat on a sheet of students' seats, drawn here in the instructor's
-// browser: a sheet of 1,000 seats costs the server that streams the class nothing.
+// browser: a sheet of 1,000 seats costs the server that streams the class a few page loads' work.
 import { renderSVG } from "/vendor/uqr/index.mjs";
 
 // Medium error correction survives a crease and a printer's streaks; the four-module quiet
