@@ -196,6 +196,8 @@ def webm_frames(data):
     at = count = 0
     while at < len(data):
         element, at = ebml_number(data, at, marker=True)
+        if at >= len(data):
+            break  # a file cut short in an element's head: its whole elements are counted
         size, at = ebml_number(data, at, marker=False)
         if element in WEBM_PARENTS:
             continue
