@@ -107,6 +107,13 @@ NO_H264 = """{
 # A browser with no WebCodecs encoder (Firefox before 130): the video is recorded as it plays.
 NO_ENCODER = "delete window.VideoEncoder;"
 
+# A canvas's capture that passes on no frame: of a canvas never drawn on, never asked for one.
+NO_FRAME_TAKEN = """const capture = HTMLCanvasElement.prototype.captureStream;
+HTMLCanvasElement.prototype.captureStream = function (fps) {
+  return capture.call(document.createElement('canvas'), fps);
+};
+CanvasCaptureMediaStreamTrack.prototype.requestFrame = function () {};"""
+
 # An encoder that fails on the first frame it is given, as a hardware or memory fault would.
 ENCODER_FAILS = """VideoEncoder.prototype.encode = function () {
   throw new DOMException('Encoding failed.', 'EncodingError');
@@ -274,6 +281,24 @@ def test_a_browser_with_no_video_encoder_records_the_video(page, site):
     # ones with the video's end, or stamps them late, and the video lasts longer; its middle may
     # then be early in the search. That is why the page encodes where it can.
     assert_decodes(read_video(page, data, "video/webm"), WARNSDORFF_5X5 / 50 + 1, whole=False)
+
+
+def test_a_recording_that_kept_no_frame_is_not_saved(page, site):
+    # A recorder that is handed no frame (as one whose encoder never caught up before it stopped)
+    # writes a file of headers alone, which plays as nothing.
+    page.context.add_init_script(NO_ENCODER + NO_FRAME_TAKEN)
+    finished(page, site)
+    choose(page, "video", pace=50)
+    downloads = []
+    page.on("download", lambda download: downloads.append(download.suggested_filename))
+    page.get_by_role("button", name="Make the clip").click()
+    expect(page.locator("#clip-note")).to_have_text(
+        f"The video came out incomplete (0 of {video_frames(WARNSDORFF_5X5, 50)} frames): nothing was saved. "
+        "Try again, or make a GIF.",
+        timeout=20_000,
+    )
+    expect(page.get_by_role("button", name="Make the clip")).to_be_enabled()
+    assert downloads == []
 
 
 def test_a_video_the_encoder_fails_on_is_not_saved(page, site):

@@ -20,10 +20,12 @@ import { Film } from "./film.js";
 const VIDEO = { width: 960, height: 540, scale: 2 };
 const GIF = { width: 960, height: 540, scale: 1, read: true };
 const BITRATE = 6_000_000; // flat colours and sharp digits, at 30 frames a second
-// The recorder drops a frame still being encoded when it stops; a quarter second is ten times
-// what the last frame takes on an idle machine, and costs nothing (the clip's last second is a
-// still). On a busy one it drops frames all along, and waiting longer does not bring them back.
-const FLUSH_MS = 250;
+// The recorder drops what it is still encoding when it stops, and on a busy machine its encoder
+// can be a second or more behind (a first 1080p frame, in VP9): it hands over what it has written
+// this often, and is stopped only once that holds every frame asked for, or has held the same
+// number for two turns (the frames it dropped do not come back), or after the longest wait.
+const SLICE_MS = 200;
+const SETTLE_MS = 5000;
 const GIFENC = "/vendor/gifenc/gifenc.esm.js";
 const MEDIABUNNY = "/vendor/mediabunny/mediabunny.min.mjs";
 const KEY_EVERY_S = 2; // a key frame every 2 s, so that a player seeks quickly
@@ -131,7 +133,7 @@ export async function encodeVideo(clip, { type, pace, signal, progress }) {
  * browser with no VideoEncoder.
  */
 export async function recordVideo(clip, { type, pace, signal, progress }) {
-  const n = clip.codes.length, length = videoSeconds(n, pace);
+  const n = clip.codes.length, length = videoSeconds(n, pace), frames = videoFrames(n, pace);
   const film = filmOf(clip, VIDEO);
   const player = new ClipPlayer(clip, film, pace, { speed: pace });
   // No frame is taken but those asked for: each is the painted one, at the time it is asked.
@@ -143,10 +145,10 @@ export async function recordVideo(clip, { type, pace, signal, progress }) {
   const stopped = new Promise((resolve) => recorder.addEventListener("stop", resolve));
   let failure = null; // the recorder's error: it stops, and would leave a file cut short
   recorder.addEventListener("error", (event) => { failure = event.error ?? new Error("The recorder failed."); });
-  recorder.start();
+  recorder.start(SLICE_MS);
   const clock = new RecordingClock(recorder);
   try {
-    for (let k = 0, frames = videoFrames(n, pace); k < frames; k++) {
+    for (let k = 0; k < frames; k++) {
       const frame = videoFrame(k, n, pace);
       await clock.until(frame.t * 1000, signal);
       if (failure) throw failure;
@@ -154,7 +156,7 @@ export async function recordVideo(clip, { type, pace, signal, progress }) {
       track.requestFrame();
       progress(frame.t / length);
     }
-    await sleep(FLUSH_MS, signal);
+    await settle(chunks, frames, signal);
   } finally {
     clock.stop();
     if (recorder.state !== "inactive") recorder.stop();
@@ -162,9 +164,68 @@ export async function recordVideo(clip, { type, pace, signal, progress }) {
     track.stop();
   }
   if (failure) throw failure;
-  const blob = new Blob(chunks, { type: recorder.mimeType || type.mime });
-  if (!blob.size) throw new ClipError("clip.videoIncomplete", { frames: 0, of: videoFrames(n, pace) });
+  const blob = await remuxed(new Blob(chunks), type);
+  // A file of headers alone plays as nothing: not a clip.
+  if (!blob) throw new ClipError("clip.videoIncomplete", { frames: 0, of: frames });
   return { blob, width: film.canvas.width, height: film.canvas.height, seconds: length };
+}
+
+/**
+ * Resolve once the recorder's chunks hold frames (as many as it was asked for), or have held as
+ * many for two slices, or after SETTLE_MS; reject with signal's reason if it aborts first.
+ */
+async function settle(chunks, frames, signal) {
+  const until = performance.now() + SETTLE_MS;
+  let held = 0, same = 0;
+  while (performance.now() < until) {
+    await sleep(SLICE_MS, signal);
+    const now = await recordedFrames(new Blob(chunks));
+    same = now > 0 && now === held ? same + 1 : 0;
+    held = now;
+    if (held >= frames || same >= 2) return;
+  }
+}
+
+/**
+ * Resolve with a recorded video (a Blob of the recorder's slices, which carry no length and no
+ * index) written again, its frames as they are, into a file of type that players can seek in;
+ * null if it holds no frame.
+ */
+async function remuxed(recorded, type) {
+  const { Input, Output, Conversion, BlobSource, BufferTarget, ALL_FORMATS, Mp4OutputFormat, WebMOutputFormat } =
+    await import(MEDIABUNNY);
+  if (!(await recordedFrames(recorded))) return null;
+  const input = new Input({ source: new BlobSource(recorded), formats: ALL_FORMATS });
+  const format = type.ext === "mp4" ? new Mp4OutputFormat({ fastStart: "in-memory" }) : new WebMOutputFormat();
+  const output = new Output({ format, target: new BufferTarget() });
+  try {
+    const conversion = await Conversion.init({ input, output });
+    await conversion.execute();
+  } catch (error) {
+    throw new ClipError("clip.videoFailed", { error: error?.message ?? String(error) });
+  } finally {
+    input.dispose();
+  }
+  return new Blob([output.target.buffer], { type: type.mime });
+}
+
+/** Resolve with how many frames a recorded video file (a Blob) holds, read by mediabunny; 0 if none can be read. */
+async function recordedFrames(blob) {
+  const { Input, BlobSource, ALL_FORMATS, EncodedPacketSink } = await import(MEDIABUNNY);
+  const input = new Input({ source: new BlobSource(blob), formats: ALL_FORMATS });
+  try {
+    const track = await input.getPrimaryVideoTrack();
+    if (!track) return 0;
+    const sink = new EncodedPacketSink(track);
+    let count = 0;
+    for (let packet = await sink.getFirstPacket({ metadataOnly: true }); packet;
+      packet = await sink.getNextPacket(packet, { metadataOnly: true })) count++;
+    return count;
+  } catch {
+    return 0; // a file cut short in its headers: nothing of it plays
+  } finally {
+    input.dispose();
+  }
 }
 
 /**
