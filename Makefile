@@ -39,6 +39,7 @@ bench: setup-dev system
 	CHROMIUM=$(CHROMIUM) $(PY) bench/tree.py
 	$(PY) bench/classroom.py
 	$(PY) bench/polls.py
+	$(PY) bench/helpers.py
 	$(PY) bench/tournament.py
 	$(PY) bench/hostile.py
 	$(PY) bench/refusals.py

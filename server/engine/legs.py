@@ -17,12 +17,15 @@ from operator import countOf, itemgetter
 from .graph import Graph
 from .outline import Outline
 from .search import FOUND, VISIT, Search, canonical, compact
-from .survey import cell
+from .survey import Board
 
 CELL = "cell"  # a job's first item for a strip's board (survey.cell), not a leg
 
 # Events searched between two looks at the clock (about a millisecond).
 SLICE = 1 << 12
+# A strip's boards a helper keeps going between their legs (a few strips' worth at once): one
+# asked for again after it was dropped is taken up again from where it got to, a little slower.
+LIVE_BOARDS = 16
 
 
 def where(search, events, last):
@@ -173,19 +176,41 @@ def run_job(board, start, order, options, state, limit, seconds):
     return kept(search, state, limit) if seconds is None else search_on(search, state, limit, seconds)
 
 
-def cell_job(rows, cols, start, order, seed, budget):
-    """Return a strip's board as a job for a helper process (see survey.cell)."""
-    return (CELL, rows, cols, start, order, seed, budget)
+def cell_job(board, state=None, seconds=None):
+    """Return a strip's board, (rows, cols, start, order, seed, budget), as a job for a helper
+    process: searched on from state (None: its start) for about `seconds` (None: to its end)."""
+    return (CELL, board, state, seconds)
+
+
+def cell_leg(boards, board, state, seconds, clock=time.monotonic):
+    """Search a strip's board on from state (see survey.Board) for about `seconds` (None: to
+    its end); return {"end": how it ended (see survey.cell)} or {"state": where it got to}.
+    boards keeps the boards left going, newest last, so that the next leg of one goes on as it is."""
+    live = boards.pop(board, None)
+    if live is None or live.events != (0 if state is None else state["events"]):
+        live = Board(*board, state=state)
+    if seconds is None:
+        return {"end": live.search()}
+    deadline = clock() + seconds
+    while (end := live.search(SLICE)) is None and clock() < deadline:
+        pass
+    if end is not None:
+        return {"end": end}
+    boards[board] = live
+    while len(boards) > LIVE_BOARDS:
+        del boards[next(iter(boards))]
+    return {"state": live.state()}
 
 
 def serve(reader=None, writer=None):
     """Do the jobs a parent process sends, one pickle in and one out each, until it closes the pipe."""
     reader = reader or sys.stdin.buffer
     writer = writer or sys.stdout.buffer
+    boards = {}  # the strips' boards left going in this process (see cell_leg)
     while True:
         try:
             leg = pickle.load(reader)
         except EOFError:
             return
-        pickle.dump(cell(*leg[1:]) if leg[0] == CELL else run_job(*leg), writer)
+        pickle.dump(cell_leg(boards, *leg[1:]) if leg[0] == CELL else run_job(*leg), writer)
         writer.flush()

@@ -22,13 +22,29 @@ _graph = lru_cache(maxsize=4)(knight_graph)
 
 class Board:
     """One board's search taken a piece at a time, so that whoever searches it can do something
-    else between two pieces: it ends as cell() ends it, however it is cut."""
+    else between two pieces: it ends as cell() ends it, however it is cut. Where it got to is
+    plain data (state()), from which another process goes on (Board(..., state=...))."""
 
-    def __init__(self, rows, cols, start, order, seed, budget):
-        self._events = iter(Search(_graph(rows, cols), start, order, seed=seed))
+    def __init__(self, rows, cols, start, order, seed, budget, state=None):
+        self._search = Search(_graph(rows, cols), start, order, seed=seed)
         self._budget = budget
         self.backtracks = self.events = 0
         self.end = None  # {outcome, backtracks, events} once the search has ended
+        self._last = None  # the last event searched
+        if state is None:
+            self._events = iter(self._search)
+        else:
+            self.backtracks, self.events, self._last = state["backtracks"], state["events"], state["last"]
+            self._events = self._search.resume(state["path"], self._last, self.backtracks)
+
+    def state(self):
+        """Return where the search got to, as plain data (for a board that goes on)."""
+        return {
+            "path": list(self._search.path),
+            "last": self._last,
+            "backtracks": self.backtracks,
+            "events": self.events,
+        }
 
     def search(self, count=None):
         """Search up to count more events (None: to the end); return how the board ended
@@ -36,9 +52,10 @@ class Board:
         if self.end is not None:
             return self.end
         backtracks, events, budget = self.backtracks, self.events, self._budget
-        outcome, taken = None, 0
-        for kind, _, _ in islice(self._events, count):
+        outcome, taken, event = None, 0, self._last
+        for event in islice(self._events, count):
             taken += 1
+            kind = event[0]
             if kind == FOUND:
                 outcome = BACKTRACKED if backtracks else CLEAN
                 break
@@ -50,7 +67,7 @@ class Board:
         else:
             if count is None or taken < count:  # the search made its last event
                 outcome = NONE
-        self.backtracks, self.events = backtracks, events + taken
+        self.backtracks, self.events, self._last = backtracks, events + taken, event
         if outcome is not None:
             self.end = {"outcome": outcome, "backtracks": backtracks, "events": self.events}
         return self.end

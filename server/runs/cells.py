@@ -1,9 +1,11 @@
 """Boards searched to their end one after another, off the worker that serves the sockets.
 
 A feed takes its boards from a source as it goes, keeps at most `in_flight` of them at the
-helper processes (pool.py) in its share's turn, and hands each board's end to a callback as it
-comes. With no helpers the worker searches the boards itself, a slice of about a millisecond at
-a time in its share's turns at searching (turns.py) beside the skips and fastest runs, so that
+helper processes (pool.py) in its share's turn, a leg at a time (LEG seconds: a large board's
+search takes seconds, and a helper that searched it whole kept everyone else waiting as long,
+the class's own run included), and hands each board's end to a callback as it comes. With no
+helpers the worker searches the boards itself, a slice of about a millisecond at a time in its
+share's turns at searching (turns.py) beside the skips and fastest runs, so that
 the worker's loop polls its sockets and timers between slices: a board searched whole held every
 other stream for as long as it took (8 s for a strip of 6 boards). A strip (strips.py) and a
 class's tournament (classes/tournament/events.py) are each one feed.
@@ -15,6 +17,7 @@ import time
 from ..engine.legs import cell_job
 from ..engine.survey import LOST, Board
 from ..extension import socketio
+from .pool import LEG
 
 LOST_CELL = {"outcome": LOST, "backtracks": 0, "events": 0}
 # Without helpers: seconds of one board's search in one turn, and the events searched between
@@ -69,22 +72,28 @@ class CellFeed:
                 board = self._take()
             if board is None:
                 return False
-            key, args = board
-            future = self.pool.ask(self.share, cell_job(*args))
-            self._asked.add(future)
-        future.add_done_callback(lambda done: self._answered(done, key))
+            self._ask(*board)
         return True
 
-    def _answered(self, future, key):
+    def _ask(self, key, board, state=None):
+        """Ask for a leg of a board, from state (the lock is held)."""
+        future = self.pool.ask(self.share, cell_job(board, state, LEG))
+        self._asked.add(future)
+        future.add_done_callback(lambda done: self._answered(done, key, board))
+
+    def _answered(self, future, key, board):
         with self._lock:
             self._asked.discard(future)
             if self._ended or future.cancelled():
                 return
-        try:
-            result = future.result()
-        except OSError:  # a helper lost (killed, out of memory): the board says so
-            result = LOST_CELL
-        self._deliver(key, result)
+            try:
+                answer = future.result()
+            except OSError:  # a helper lost (killed, out of memory): the board says so
+                answer = {"end": LOST_CELL}
+            if "state" in answer:  # it goes on, in its share's next turn
+                self._ask(key, board, answer["state"])
+                return
+        self._deliver(key, answer["end"])
         self.more()
 
     def _search_here(self):

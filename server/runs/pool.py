@@ -5,19 +5,26 @@ A gevent worker serves every socket from one thread, on one core. A skip (a sear
 events unsent, and on a large board no end in sight) is the costliest thing a client can ask
 for; a run that skips hands its search to a helper a leg at a time (LEG seconds; see
 engine/legs.py), on the machine's other cores, and waits without holding the worker. A run
-played flat out has its next batch searched by a helper too, and only sends it. Helpers are
-taken in fair turns: round robin by share (a class, or a browser: its address and badge), then
-by run (see turns.py), so 200 skips from one script wait in one line while a student's skip
-waits in its own.
+played flat out has its next batch searched by a helper too, and only sends it; a strip's board
+goes a leg at a time too (see cells.py). Helpers are taken in fair turns by cost: each job is
+charged the seconds it took to its share (a class's own run, or a browser: its address and
+badge), and the share, in the group, that has had the least goes next (see turns.py and
+shares.py), so 200 skips from one script wait in one line while a student's skip waits in its
+own, and a strip's long boards wait for as long as they took. A helper that has just served a
+share still owed more (the class's own run, played flat out: it asks for its next batch once
+its page has taken one) waits ANTICIPATE for it to ask again before it serves another: else each
+of its batches would wait for someone's whole leg.
 """
 
 import contextlib
+import functools
 import logging
 import os
 import pickle
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -26,6 +33,12 @@ from .turns import Lines
 
 log = logging.getLogger(__name__)
 LEG = 0.1  # seconds a helper searches before it hands back where it got to
+# Seconds a helper keeps for a share owed more that it has just served: a page acknowledges a
+# batch, and so its run asks for the next, within tens of milliseconds (on a busy worker, more).
+ANTICIPATE = 0.1
+# Seconds of legs a share that comes back to the helpers may be behind the others, at most:
+# a run whose page is slow to ask for its next leg keeps its place for a few legs.
+GRACE = 10 * LEG
 # A helper loads the engine alone, not the web app: a few megabytes, not tens.
 ENGINE_HOME = str(Path(__file__).resolve().parents[1])
 # A helper gives way to everything else on the machine (nice 10): on a laptop that serves a class
@@ -78,9 +91,11 @@ class Helper:
 class Pool:
     """A few helper processes, each searching the legs asked of the pool in fair turns."""
 
-    def __init__(self, processes):
+    def __init__(self, processes, group=None, clock=time.monotonic):
         self._helpers = [Helper() for _ in range(processes)]
-        self._asked = Lines()  # (future, job) of each leg asked for and not yet taken
+        # (future, job) of each leg asked for and not yet taken, by share: see turns.Lines.
+        self._asked = Lines(group or (lambda share: (None, 1)), GRACE)
+        self._clock = clock
         self._cond = threading.Condition()
         self._serving = []  # a thread per helper, started with the first leg asked for
         self._closed = False
@@ -110,24 +125,49 @@ class Pool:
 
     def _serve(self, helper):
         """Search the legs asked for in one helper, the next in turn each time, until closed."""
+        served = None  # the share of the last job this helper did
         while True:
             with self._cond:
                 self._cond.wait_for(lambda: self._asked or self._closed)
+                if served is not None and not self._asked.waits(served) and self._asked.favours(served):
+                    # Kept for it, the helper is its: the wait is charged to it as searching is.
+                    began = self._clock()
+                    self._cond.wait_for(functools.partial(self._back, served), ANTICIPATE)
+                    self._asked.charge(served, self._clock() - began)
+                    served = None  # once
                 if self._closed:
                     return
-                future, job = self._asked.next()
-            if not future.set_running_or_notify_cancel():
-                continue  # its run was paused or stopped while it waited
-            try:
-                future.set_result(helper.ask(job))
-            except HelperLost as lost:
-                if not self._closed:
-                    log.warning("%s: its run searches a leg itself, then in a new one", lost)
-                future.set_exception(lost)
-            except Exception as failed:  # the thread goes on serving the others' legs
-                log.exception("a search helper failed a leg")
-                helper.close()  # its pipe may hold half a job
-                future.set_exception(HelperLost(f"a search helper failed: {failed!r}"))
+                if not self._asked:
+                    continue  # another helper took what waited meanwhile
+                served, (future, job) = self._asked.next()
+            if future.set_running_or_notify_cancel():
+                self._do(helper, served, future, job)
+            else:
+                served = None  # its run was paused or stopped while it waited
+
+    def _back(self, share):
+        """Tell whether share has asked again, or the pool has closed (the lock is held)."""
+        return self._asked.waits(share) or self._closed
+
+    def _do(self, helper, share, future, job):
+        """Have helper do a job of share's, charged the seconds it took; settle its future."""
+        began = self._clock()
+        try:
+            answer, failure = helper.ask(job), None
+        except HelperLost as lost:
+            if not self._closed:
+                log.warning("%s: its run searches a leg itself, then in a new one", lost)
+            failure = lost
+        except Exception as failed:  # the thread goes on serving the others' legs
+            log.exception("a search helper failed a leg")
+            helper.close()  # its pipe may hold half a job
+            failure = HelperLost(f"a search helper failed: {failed!r}")
+        with self._cond:  # before the future is settled: its share may ask again at once
+            self._asked.charge(share, self._clock() - began)
+        if failure is None:
+            future.set_result(answer)
+        else:
+            future.set_exception(failure)
 
     @property
     def size(self):
@@ -142,7 +182,7 @@ class Pool:
         """End every helper, and fail the legs still waiting."""
         with self._cond:
             self._closed = True
-            waiting = [self._asked.next() for _ in range(len(self._asked))]
+            waiting = [self._asked.next()[1] for _ in range(len(self._asked))]
             self._cond.notify_all()
         for future, _ in waiting:
             future.cancel()

@@ -6,6 +6,7 @@ from flask import current_app
 
 from .audience import Alone
 from .pool import Pool
+from .shares import group
 from .turns import Turns
 
 
@@ -48,7 +49,7 @@ class Runs(OnePerPage):
         super().__init__()
         # Who else sees a run and who may drive it (see audience.py): a run alone by default.
         self.seams = Alone()
-        self.turns = Turns(give_way)  # at searching flat out, shared by every run of the app
+        self.turns = Turns(give_way, group=group)  # at searching flat out, shared by every run of the app
         self.pool = pool  # helper processes for skips, or None: see pool.py
         self.strips = OnePerPage()  # each page's strip under way: see strips.py
 
@@ -94,7 +95,7 @@ def _give_way(async_mode):
 def init_app(app):
     """Give an app its own registry of runs."""
     helpers = app.config["SEARCH_PROCESSES"]
-    pool = Pool(helpers) if helpers else None
+    pool = Pool(helpers, group) if helpers else None
     app.extensions["knights_tour_runs"] = Runs(_give_way(app.config["ASYNC_MODE"]), pool)
 
 

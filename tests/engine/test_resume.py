@@ -5,6 +5,7 @@ import pickle
 
 import pytest
 
+from server.engine import legs, survey
 from server.engine.graph import example_graph, knight_graph
 from server.engine.search import BACKTRACK, FOUND, Search
 
@@ -88,3 +89,15 @@ def _path_after(events):
         elif kind is not FOUND:
             path.append(vertex)
     return path
+
+
+def test_a_boards_legs_end_as_its_whole_search_whether_it_goes_on_kept_or_from_its_state():
+    board = (8, 8, 0, "-onward,random", 7, 3_000)
+    whole = survey.cell(*board)
+    for keep in (True, False):
+        boards, answer = {}, {"state": None}
+        while "state" in answer:
+            answer = legs.cell_leg(boards, board, answer["state"], 0.0)  # a slice each
+            if not keep:
+                boards.clear()  # as another helper takes the next leg up from its state
+        assert answer == {"end": whole}

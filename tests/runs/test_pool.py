@@ -15,8 +15,10 @@ from server.edge.badges import COOKIE
 from server.engine import legs
 from server.engine.graph import knight_graph
 from server.engine.search import Compact, Search, compact, knight_tour
+from server.runs import pool as pool_module
 from server.runs.player import Player
 from server.runs.pool import Pool, default_size
+from server.runs.shares import group
 from tests.support.players import SKIPS, Receiver, skipped_to_end
 from tests.support.replay import path_nodes, path_of, tree_followed
 from tests.support.waiting import wait_for
@@ -289,3 +291,28 @@ def test_a_browser_gets_its_own_turns_at_the_helpers_beside_a_script_on_its_addr
     # helper's unit, so over a few legs a busy machine's timing moves the ratio: it was 2.8 once
     # with four test workers. Twice still tells the browser's own turns from none.
     assert mine > 2 * theirs, f"the student searched {mine:,} events; the script's best {theirs:,}"
+
+
+def test_a_helper_keeps_itself_for_the_class_run_it_served_before_a_students_strip(monkeypatch):
+    monkeypatch.setattr(pool_module, "ANTICIPATE", 5.0)  # far longer than the room takes to ask again
+    pool = Pool(1, group)
+    search = Search(knight_graph(8, 8), 0)
+    batch = functools.partial(legs.job, search, legs.where(search, 0, None), 4096, None)
+    strip = functools.partial(legs.cell_job, (20, 20, 0, "naive", 0, 100_000), None, 0.05)
+    done = []
+    try:
+        pool.ask("10.0.0.9", strip()).result(30)  # a student's board has had a leg
+        pool.ask("class:ABCD", batch()).result(30)  # the room a batch: a 38th of its seconds, owed more
+        legs_asked = [pool.ask("10.0.0.9", strip()) for _ in range(2)]
+        for future in legs_asked:
+            future.add_done_callback(lambda _: done.append("strip"))
+        # The helper is free, and yet no leg of the strip begins: it waits for the room.
+        assert not wait_for(lambda: any(future.running() for future in legs_asked), 1.0)
+        second = pool.ask("class:ABCD", batch())
+        second.add_done_callback(lambda _: done.append("room"))
+        second.result(30)
+        for future in legs_asked:
+            future.result(30)
+        assert done == ["room", "strip", "strip"]
+    finally:
+        pool.close()

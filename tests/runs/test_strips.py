@@ -181,12 +181,19 @@ def test_a_strip_too_costly_for_a_worker_without_helpers_is_refused_saying_so(cl
     assert client.emit("strip_stop", callback=True) == {"ok": True}
 
 
-def test_strip_pool_ask_runs_a_cell_in_a_helper():
+def test_strip_pool_ask_runs_a_cell_in_a_helper_whole_or_a_leg_at_a_time():
     pool = Pool(1)
+    board = (6, 6, 0, "naive", 0, 20_000)
     try:
-        assert pool.ask("a", cell_job(6, 6, 0, "warnsdorff", 0, 100)).result(30) == cell(
-            6, 6, 0, "warnsdorff", 0, 100
-        )
+        assert pool.ask("a", cell_job(board)).result(30) == {"end": cell(*board)}
+        # Legs of a millisecond: the board goes on in the helper from where each left it.
+        answer, legs = pool.ask("a", cell_job(board, None, 0.001)).result(30), 1
+        while "state" in answer:
+            assert 0 < answer["state"]["events"] < cell(*board)["events"]
+            answer = pool.ask("a", cell_job(board, answer["state"], 0.001)).result(30)
+            legs += 1
+        assert answer == {"end": cell(*board)}
+        assert legs > 2, "a board of 40,000 events is more than two legs of a millisecond"
     finally:
         pool.close()
 
