@@ -43,6 +43,7 @@ bench: setup-dev system
 	$(PY) bench/tournament.py
 	$(PY) bench/hostile.py
 	$(PY) bench/refusals.py
+	$(PY) bench/stalled.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/sheet.py
 
 setup: $(VENV)/.runtime node_modules/.runtime

@@ -6,15 +6,20 @@ for gevent: it imports nothing of the app, whose modules the worker loads once p
 
 
 def post_worker_init(worker):
-    """Refuse an address's surplus handshakes at the worker's door (see server/edge/door.py), and
-    keep the collector's full passes short, once the app is loaded."""
+    """Refuse an address's surplus handshakes at the worker's door (see server/edge/door.py), give
+    a flood's memory back once it has gone (see server/heap.py), and keep the collector's full
+    passes short, once the app is loaded."""
     import gc
 
     import gevent
 
-    from server.edge import door
+    from server import heap
+    from server.edge import app_guard, door
 
     door.install(worker)
+    guard = app_guard(worker.wsgi)
+    if guard is not None:
+        heap.install(lambda: guard.total, gevent.spawn, gevent.sleep)
     # A full pass of the cyclic collector stops every stream while it walks every object the
     # worker holds: with a hall connected, 150-200 ms every few seconds, while connections come
     # and go. gevent's greenlet tree keeps ten frames of the stack each greenlet was spawned

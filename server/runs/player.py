@@ -14,6 +14,13 @@ WINDOW = 2  # batches sent but not yet acknowledged, at most
 # Events in one batch, at most: the fastest speed sends full batches, each taken a slice at a time
 # (see SKIP_SLICE). A page pays for each message it takes, so fewer, larger ones go faster.
 MAX_BATCH = 4 * 4096
+# Events in a receiver's first batches: each batch acknowledged within LATE seconds lets the next
+# hold GROWTH times as many, up to MAX_BATCH, and one acknowledged later halves it. A healthy
+# page's batches are full after three round trips, and a client that never acknowledges holds
+# two of these (about 2 KB of text) rather than two full ones (about 480 KB with their copies).
+FIRST_BATCH = 256
+GROWTH = 4
+LATE = 0.5
 # Seconds between batches when the speed allows more than one event each: ten batches a
 # second keep a lecture hall of browsers (hundreds of clients on one process) within reach.
 TICK = 0.1
@@ -77,6 +84,7 @@ class Player:
         self._steps = 0
         self._in_flight = 0
         self._sent = deque()  # when each batch in flight was sent, oldest first
+        self._batch = FIRST_BATCH  # the most events the next batch may hold
         self._stalled_hook = stalled
         self._stalled = False  # the receiver has been told the run stalled, and not that it goes on
         # One event's credit up front: at slow speeds the first move shows at once, not a tick later.
@@ -143,7 +151,9 @@ class Player:
         with self._cond:
             self._in_flight = max(0, self._in_flight - 1)
             if self._sent:
-                self._sent.popleft()
+                took = self._clock() - self._sent.popleft()
+                grown = self._batch * GROWTH if took <= LATE else self._batch // 2
+                self._batch = min(MAX_BATCH, max(FIRST_BATCH, grown))
             self._cond.notify_all()
 
     def reattach(self):
@@ -151,6 +161,7 @@ class Player:
         with self._cond:
             self._in_flight = 0
             self._sent.clear()
+            self._batch = FIRST_BATCH  # nothing is known yet of how the new one takes them
             self._stalled = False  # the new receiver is told how the run goes when it takes it
             self._cond.notify_all()
 
@@ -229,12 +240,12 @@ class Player:
         if self._paused:
             return None
         if not self._speed:
-            return MAX_BATCH
+            return self._batch
         self._accrue()
         # Below the tick rate one event goes at a time; above it, a tick's worth at once.
-        wanted = 1 if self._speed <= 1 / TICK else self._speed * TICK
+        wanted = 1 if self._speed <= 1 / TICK else min(self._speed * TICK, self._batch)
         if self._credit >= wanted:
-            count = min(MAX_BATCH, int(self._credit))
+            count = min(self._batch, int(self._credit))
             self._credit -= count
             return count
         return -(wanted - self._credit) / self._speed

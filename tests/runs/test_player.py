@@ -7,7 +7,7 @@ import pytest
 
 from server.engine.graph import knight_graph
 from server.engine.search import Search, knight_tour
-from server.runs.player import MAX_BATCH, WINDOW, Player
+from server.runs.player import FIRST_BATCH, GROWTH, LATE, MAX_BATCH, STALL, WINDOW, Player
 from tests.support.players import SKIPS, Receiver, skipped_to_end
 from tests.support.replay import path_of
 from tests.support.waiting import wait_for
@@ -54,21 +54,42 @@ def test_full_speed_delivers_every_event_in_order_then_the_summary(play):
 
 def test_full_speed_sends_full_batches_taken_a_slice_at_a_time(play):
     receiver = Receiver()
-    play(receiver, size=6)  # 367,235 events: 23 batches
+    play(receiver, size=6)  # 367,235 events: 26 batches
     assert receiver.done.wait(20)
     sizes = [len(batch) for batch in receiver.batches]
     assert sum(sizes) == receiver.summary["events"] == 367_235
-    assert set(sizes[:-1]) == {MAX_BATCH} and 0 < sizes[-1] <= MAX_BATCH
+    # Each batch acknowledged at once lets the next hold GROWTH times as many, up to the largest.
+    growing = [
+        *itertools.takewhile(lambda n: n < MAX_BATCH, (FIRST_BATCH * GROWTH**k for k in itertools.count()))
+    ]
+    growing.append(MAX_BATCH)
+    assert sizes[: len(growing)] == growing
+    assert set(sizes[len(growing) : -1]) == {MAX_BATCH} and 0 < sizes[-1] <= MAX_BATCH
 
 
-def test_no_more_than_the_window_is_sent_without_acknowledgement(play):
+@pytest.mark.parametrize("speed", [0, 100_000])
+def test_a_receiver_that_never_acknowledges_holds_only_the_first_small_batches(play, speed):
     receiver = Receiver(hold=True)
-    play(receiver, size=6)
+    play(receiver, size=8, speed=speed)  # 100,000 events a second: 10,000 a tick
     assert wait_for(lambda: len(receiver.batches) == WINDOW)
     assert not wait_for(lambda: len(receiver.batches) > WINDOW, timeout=0.3)
-    receiver.acknowledge_first()
-    assert wait_for(lambda: len(receiver.batches) == WINDOW + 1)
-    assert not wait_for(lambda: len(receiver.batches) > WINDOW + 1, timeout=0.3)
+    assert [len(batch) for batch in receiver.batches] == [FIRST_BATCH] * WINDOW
+
+
+def test_batches_grow_with_acknowledgements_in_time_and_shrink_with_late_ones(play):
+    receiver = Receiver(hold=True)
+    now = [0.0]
+    play(receiver, size=8, clock=lambda: now[0])
+    assert wait_for(lambda: len(receiver.batches) == WINDOW)
+    # The clock moves past LATE (short of a stall) before the third and the fourth
+    # acknowledgements: those come late, and so does the fifth, of a batch sent before it moved.
+    for n, moves in enumerate((False, False, True, True, False, False), start=WINDOW + 1):
+        now[0] += (LATE + STALL) / 2 if moves else 0
+        receiver.acknowledge_first()
+        assert wait_for(lambda n=n: len(receiver.batches) == n)
+    sizes = [len(batch) // FIRST_BATCH for batch in receiver.batches]
+    grown = GROWTH * GROWTH  # after the first two acknowledgements
+    assert sizes == [1, 1, GROWTH, grown, grown // 2, grown // 4, grown // 8, grown // 8 * GROWTH]
 
 
 def test_paused_player_sends_one_event_per_step(play):

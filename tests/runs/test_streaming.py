@@ -1,10 +1,12 @@
 """A run streamed over a real server to real Socket.IO clients over WebSocket."""
 
+import math
+
 import pytest
 
 from server.engine.graph import knight_graph
 from server.engine.search import knight_tour
-from server.runs.player import WINDOW
+from server.runs.player import FIRST_BATCH, GROWTH, MAX_BATCH, WINDOW
 from server.runs.registry import runs
 from server.wire import encode
 from tests.support.replay import path_of
@@ -96,19 +98,39 @@ def test_bad_requests_do_not_disturb_another_client(watcher):
     assert len(bad.errors) == 5
 
 
+def sizes(client):
+    """Return the events in each batch a raw client was sent, in order."""
+    return [len(payload["events"]) for _, payload, _ in client.events("events")]
+
+
 def test_a_client_that_stops_acknowledging_is_not_flooded(live_server, raw):
     client = raw(live_server.url, ack_batches=False)
-    client.emit(1, "start", {**GOOD, "rows": 6, "cols": 6})
+    client.emit(1, "start", {**GOOD, "rows": 8, "cols": 8})
     assert wait_for(lambda: len(client.events("events")) >= WINDOW)
-    # Nothing more while it does not acknowledge.
+    # Nothing more while it does not acknowledge, and what it was sent is the first small batches.
     assert not wait_for(lambda: len(client.events("events")) > WINDOW, timeout=1.0)
-    # Acknowledging one batch releases exactly one more.
+    assert sizes(client) == [FIRST_BATCH] * WINDOW
+    # Acknowledging one batch releases exactly one more: no larger, the acknowledgement came late.
     _, _, ack_id = client.events("events")[0]
     client.ack(ack_id)
     assert wait_for(lambda: len(client.events("events")) == WINDOW + 1)
     assert not wait_for(lambda: len(client.events("events")) > WINDOW + 1, timeout=0.5)
+    assert sizes(client) == [FIRST_BATCH] * (WINDOW + 1)
     client.close()
     assert wait_for(lambda: live_server.active_runs() == 0, 5)
+
+
+def test_a_clients_batches_grow_to_the_largest_as_it_acknowledges_them(live_server, raw):
+    client = raw(live_server.url)  # acknowledges each batch as it arrives, as the page does
+    client.emit(1, "start", {**GOOD, "rows": 6, "cols": 6})  # 367,235 events
+    assert wait_for(lambda: client.events("finished"), 30)
+    got = sizes(client)
+    assert sum(got) == 367_235 and got[0] == FIRST_BATCH and max(got) == MAX_BATCH
+    # Grown at most once for each acknowledgement before it: at most one for each batch before it.
+    assert all(size <= FIRST_BATCH * GROWTH**n for n, size in enumerate(got))
+    # Full from the few round trips it took to grow on (a loaded machine may slow one down).
+    ramp = math.ceil(math.log(MAX_BATCH / FIRST_BATCH, GROWTH))
+    assert got.index(MAX_BATCH) <= 2 * ramp and len(got) <= 367_235 // MAX_BATCH + 2 * ramp
 
 
 def test_skip_reports_progress_then_the_final_board(watcher):

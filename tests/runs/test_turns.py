@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 from server.engine.graph import knight_graph
 from server.engine.search import Search
-from server.runs.player import SKIP_SLICE, Player
+from server.runs.player import FIRST_BATCH, GROWTH, MAX_BATCH, SKIP_SLICE, Player
 from server.runs.shares import NEW_FOR, ROOM, group
 from server.runs.turns import KEPT, Lines, Turns
 from tests.support.clock import Clock
@@ -91,9 +91,12 @@ def test_a_player_searching_flat_out_takes_a_turn_for_each_slice():
     )
     player.start(lambda fn: threading.Thread(target=fn, daemon=True).start())
     assert finished.wait(30)
-    events = sum(sent)
-    # Every event was taken in a turn, a slice (or what was left of the run) at a time.
-    assert len(held) == -(-events // SKIP_SLICE) and all(sent)
+    # Each batch was acknowledged at once, so each could hold GROWTH times the one before. Those
+    # that could hold a slice or more were taken in turns, a slice (or what was left of the run)
+    # at a time; the first, smaller ones at once, as a paced run's are.
+    sliced = [size for n, size in enumerate(sent) if min(MAX_BATCH, FIRST_BATCH * GROWTH**n) >= SKIP_SLICE]
+    assert sum(sent) == 9996 and sliced and all(sent)
+    assert len(held) == sum(-(-size // SKIP_SLICE) for size in sliced)
 
 
 def serve(lines, cost, turns):

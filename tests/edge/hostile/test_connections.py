@@ -8,7 +8,7 @@ import time
 
 from server.__main__ import KEEPALIVE
 from server.edge.guard import HANDSHAKE_BURST, WRITE_TIMEOUT
-from server.runs.player import WINDOW
+from server.runs.player import FIRST_BATCH, WINDOW
 from tests.support.hostile import (
     GOOD,
     PING_INTERVAL,
@@ -70,6 +70,8 @@ def test_a_silent_or_stalled_websocket_is_closed_within_ping_interval_plus_timeo
     assert all(limit - 0.1 <= seconds <= limit + 1.0 for seconds in took.values()), took
     batches = [text for text in stalled.seen if re.match(r'42\d+\["events"', text)]
     assert len(batches) == WINDOW, "the stalled client was sent the batches it may leave unacknowledged"
+    sizes = [len(json.loads(text[text.index("[") :])[1]["events"]) for text in batches]
+    assert sizes == [FIRST_BATCH] * WINDOW, "a client that never acknowledged holds the first small batches"
 
 
 def test_long_polling_is_refused_at_once_and_a_burst_of_it_leaves_nothing(site, connect, opened):
