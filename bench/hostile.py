@@ -60,6 +60,7 @@ ATTACKS = (
     "pages",
     "squat",
     "stuffing",
+    "longway",
 )
 # The class's tournament: a few small boards, so that its students' entries are searched quickly.
 TOURNAMENT = {"smallest": 5, "largest": 12, "budget": 2000}

@@ -22,6 +22,8 @@ opens at most the connections its table says. The attacks:
   voters     150 connections that join the class once a question is open and answer it
   stuffing   10 connections at a time, each joining the class without a pass (a new student each
              time), entering its open tournament and closing, then another: a script filling it
+  longway    600 connections at a time sending handshakes the long way round the door (their path
+             encoded, as the door did not read them before), each on a fresh connection, flat out
 """
 
 import asyncio
@@ -31,6 +33,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 import common  # noqa: F401 - puts the project on the import path
@@ -53,7 +56,10 @@ SIZES = {
     "pages": 20,
     "squat": 200,
     "stuffing": 10,
+    "longway": 600,
 }
+# A long-polling handshake whose path is encoded (/socket.io/), from the class's own address.
+LONG_WAY = b"GET /%73ocket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: hall\r\n\r\n"
 EARNER = Path(__file__).with_name("earner.py")
 
 
@@ -307,6 +313,23 @@ class Attacks:
                     await asyncio.sleep(0.05)
 
         await asyncio.gather(*(load() for _ in range(SIZES["pages"])))
+
+    async def longway(self):
+        where = urlsplit(self.url)
+
+        async def flood():
+            while self.on:
+                try:
+                    reader, writer = await asyncio.open_connection(where.hostname, where.port)
+                    writer.write(LONG_WAY)
+                    line = await reader.readline()
+                    writer.close()
+                    self.count("longway", line.split()[1].decode() if line else "no answer")
+                except OSError as exc:
+                    self.count("longway", f"failed ({type(exc).__name__})")
+                    await asyncio.sleep(0.05)
+
+        await asyncio.gather(*(flood() for _ in range(SIZES["longway"])))
 
     async def voters(self, question, square):
         """Join once the question is open, each connection answering it once, and stay."""

@@ -31,17 +31,21 @@ ADDRESS = "10.20.30.40"  # the class's NAT, as the proxy names it
 GOAL = 0.5
 
 
-def handshake(address):
-    """Return a long-polling handshake's request from address (as a proxy in front names it)."""
+def handshake(address, way="plain"):
+    """Return a long-polling handshake's request from address (as a proxy in front names it): as
+    a page sends it (way "plain"), its path encoded ("encoded"), or its head padded to 32 KB
+    ("padded"), the two ways round the door before it read them."""
+    path = "/%73ocket.io/" if way == "encoded" else "/socket.io/"
+    padding = "".join(f"X-Padding-{n}: {'x' * 4000}\r\n" for n in range(8)) if way == "padded" else ""
     return (
-        "GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: hall\r\n"
-        f"X-Forwarded-For: {address}\r\n\r\n"
+        f"GET {path}?EIO=4&transport=polling HTTP/1.1\r\nHost: hall\r\n"
+        f"X-Forwarded-For: {address}\r\n{padding}\r\n"
     ).encode()
 
 
-async def flood(port, rate, seconds):
+async def flood(port, rate, seconds, way="plain"):
     """Send rate handshakes a second for seconds; return {status: count} and the seconds taken."""
-    statuses, request = {}, handshake(ADDRESS)
+    statuses, request = {}, handshake(ADDRESS, way)
 
     async def one():
         try:
@@ -70,7 +74,7 @@ def measure(name, options, args):
         asyncio.run(flood(server.port, args.rate, HANDSHAKE_BURST / args.rate))
         worker = server.worker()
         before = cpu_seconds(worker)
-        statuses, seconds = asyncio.run(flood(server.port, args.rate, args.seconds))
+        statuses, seconds = asyncio.run(flood(server.port, args.rate, args.seconds, args.way))
         spent = cpu_seconds(worker) - before
     finally:
         server.close()
@@ -90,8 +94,14 @@ def main():
     parser.add_argument("--rate", type=float, default=1000, help="handshakes a second")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--runs", type=int, default=2, help="of each server, alternating; the best counts")
+    parser.add_argument(
+        "--way",
+        choices=("plain", "encoded", "padded"),
+        default="plain",
+        help="the handshakes as a page sends them, their path encoded, or their head padded to 32 KB",
+    )
     args = parser.parse_args()
-    print(f"Refused handshakes, {code_version()}", flush=True)
+    print(f"Refused handshakes ({args.way}), {code_version()}", flush=True)
     best = {"door": [], "gunicorn": []}
     for _ in range(args.runs):
         best["door"].append(measure("door", (), args))

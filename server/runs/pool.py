@@ -29,7 +29,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from ..engine import legs
-from .turns import Lines
+from .turns import Lines, together
 
 log = logging.getLogger(__name__)
 LEG = 0.1  # seconds a helper searches before it hands back where it got to
@@ -91,10 +91,10 @@ class Helper:
 class Pool:
     """A few helper processes, each searching the legs asked of the pool in fair turns."""
 
-    def __init__(self, processes, group=None, clock=time.monotonic):
+    def __init__(self, processes, group=together, clock=time.monotonic):
         self._helpers = [Helper() for _ in range(processes)]
         # (future, job) of each leg asked for and not yet taken, by share: see turns.Lines.
-        self._asked = Lines(group or (lambda share: (None, 1)), GRACE)
+        self._asked = Lines(group, GRACE)
         self._clock = clock
         self._cond = threading.Condition()
         self._serving = []  # a thread per helper, started with the first leg asked for

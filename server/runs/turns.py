@@ -19,9 +19,14 @@ from contextlib import contextmanager
 # Seconds of searching, a slice after another, before a turn gives way again: each time costs
 # a lone fast run a turn of the worker's loop, and what waits on the loop waits this long at most.
 GIVE_WAY_EVERY = 0.005
-# Shares and groups with nothing waiting whose seconds are kept, at most: beyond, the least
-# behind are forgotten (they come back level with the others, as a newcomer does).
+# Shares with nothing waiting whose seconds are kept, at most: beyond, those that have had the
+# least are forgotten (they would come back level with the others anyway, as a newcomer does).
 KEPT = 4096
+
+
+def together(share):
+    """Put every share in one group (see Lines)."""
+    return None, 1
 
 
 class Lines:
@@ -36,7 +41,7 @@ class Lines:
     that comes to wait again is put level with the last group served: none saves up a claim.
     """
 
-    def __init__(self, group=lambda share: (None, 1), grace=0.0):
+    def __init__(self, group=together, grace=0.0):
         self._group, self._grace = group, grace
         self._lines = {}  # share -> what it has waiting, oldest first
         self._of = {}  # share -> its (group, weight), while it has a line
@@ -70,7 +75,7 @@ class Lines:
     def favours(self, share):
         """Tell whether share would be served before those waiting, if it asked now: its group
         has had no more than theirs, and it no more than the others of its group."""
-        group = self._group(share)[0]
+        group = (self._of.get(share) or self._group(share))[0]
         groups = [self._group_had[self._of[other][0]] for other in self._lines]
         if groups and self._group_had.get(group, 0.0) > min(groups):
             return False
@@ -111,7 +116,7 @@ class Turns:
     """Grant one turn at a time: to the next waiting share in line (see Lines), to its
     longest-waiting run; each turn is charged the seconds it was held."""
 
-    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic, group=None):
+    def __init__(self, give_way=lambda: None, every=GIVE_WAY_EVERY, clock=time.monotonic, group=together):
         # Called as a turn begins, every so often: under gevent, gevent.idle, so that a search
         # waits until the worker has nothing else to do (no socket to read or write, no timer due).
         self._give_way, self._every, self._clock = give_way, every, clock
@@ -120,7 +125,7 @@ class Turns:
         self._taken = False
         self._held = None  # (share, when) of the turn taken
         # The Events of the runs waiting for a turn; a run back within a few turns keeps its place.
-        self._waiting = Lines(group or (lambda share: (None, 1)), 10 * every)
+        self._waiting = Lines(group, 10 * every)
 
     def waiting(self):
         """Return how many runs wait for a turn."""

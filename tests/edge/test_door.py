@@ -143,6 +143,9 @@ def test_a_spent_address_is_answered_429_at_the_door_as_the_guard_would(guard):
         "a made-up badge": head(WEBSOCKET, f"Cookie: theme=dark; {COOKIE}=abc.def"),
         "a badge in a second Cookie line": head(WEBSOCKET, "Cookie: a=b", f"Cookie: {COOKIE}={badge}"),
         "another method, after an empty line": b"\r\n" + head(method="POST"),
+        "an encoded path, decoded as gunicorn decodes it": head("/%73ocket.io/?EIO=4&transport=websocket"),
+        "an encoded query": head(WEBSOCKET + "&t=%41%42"),
+        "a head of 60 KB": head(WEBSOCKET, *(f"X-Padding-{n}: {'x' * 4000}" for n in range(15))),
     }
     for case, sent in refused_at_the_door(guard, heads).items():
         assert sent.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), case
@@ -184,7 +187,6 @@ def test_with_its_queue_full_an_address_still_gets_its_badges_pages_and_its_hand
             "one of the page's files by its content's name, which has its own": head(
                 f"/static/js/app.js?{NAMED}"
             ),
-            "an encoded path, which the door leaves to gunicorn to read": head("/%73ocket.io/?EIO=4"),
         },
     )
 
@@ -343,11 +345,21 @@ def test_the_workers_hook_puts_the_door_up_and_keeps_the_collectors_full_passes_
     monkeypatch.setattr(gevent.config, "track_greenlet_tree", True)
     loaded = [[]]  # a thing the app holds from its start, walked by every full pass until frozen
     assert any(thing is loaded for thing in gc.get_objects())
+    worker = SimpleNamespace(wsgi=SimpleNamespace(extensions={}))  # an app without a guard: no heap watch
     try:
-        hooks["post_worker_init"]("the worker")
-        assert installed == ["the worker"]
+        hooks["post_worker_init"](worker)
+        assert installed == [worker]
         assert gc.get_freeze_count() > 0 and not any(thing is loaded for thing in gc.get_objects())
         # A greenlet spawned from now on keeps no frames of the stack it was spawned from.
         assert gevent.spawn(lambda: None).spawning_stack is None
     finally:
         gc.unfreeze()
+
+
+def test_a_head_over_64_kb_is_left_to_gunicorn_unread_though_the_guard_would_refuse_it(guard):
+    data = head(WEBSOCKET, *(f"X-Padding-{n}: {'x' * 8000}" for n in range(9)))
+    assert len(data) > door.HEAD_BYTES
+    with connected() as ends:
+        refused, left = at_the_door(guard, ends, data)
+    assert not refused and left[: len(data) // 2] == data[: len(data) // 2], "refused, or read"
+    assert guard_status(guard, data).startswith("429"), "the guard refuses it, once gunicorn has read it"
