@@ -15,7 +15,6 @@ turns with this one; --against may be given more than once.
 """
 
 import argparse
-import base64
 import json
 import os
 import socket
@@ -26,6 +25,8 @@ from pathlib import Path
 
 from common import ROOT
 from processes import ServerProcess
+
+from tests.support.wire import Wire
 
 RCVBUF = 4096
 RUN = {"rows": 8, "cols": 8, "start": 0, "order": "naive", "speed": 0}
@@ -41,70 +42,16 @@ def rss(pid):
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-def text_frame(text):
-    """Return a client's text frame, masked with a key of zeros."""
-    payload = text.encode()
-    head = bytes([0x81])
-    if len(payload) < 126:
-        head += bytes([0x80 | len(payload)])
-    else:
-        head += bytes([0x80 | 126]) + struct.pack("!H", len(payload))
-    return head + b"\0\0\0\0" + payload
-
-
-class Stalled:
+class Stalled(Wire):
     """A browser-like WebSocket that starts a run played flat out and then never reads."""
 
     def __init__(self, port):
-        self.sock = socket.socket()
-        # Before connecting, so that the window the client offers is small from the start.
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RCVBUF)
-        self.sock.settimeout(10)
-        self.sock.connect(("127.0.0.1", port))
-        self.buffer = b""
-        key = base64.b64encode(os.urandom(16)).decode()
-        request = [
-            "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1",
-            f"Host: 127.0.0.1:{port}",
-            "Upgrade: websocket",
-            "Connection: Upgrade",
-            f"Sec-WebSocket-Key: {key}",
-            "Sec-WebSocket-Version: 13",
-            OFFER,
-        ]
-        self.sock.sendall(("\r\n".join(request) + "\r\n\r\n").encode())
-        while b"\r\n\r\n" not in self.buffer:
-            self._more()
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
-        if b" 101 " not in head.split(b"\r\n", 1)[0]:
-            raise ConnectionError(head.split(b"\r\n", 1)[0].decode("latin-1"))
-        self._expect("0")
-        self.sock.sendall(text_frame("40"))
-        self._expect("40")
-        self.sock.sendall(text_frame("420" + json.dumps(["start", RUN])))
-
-    def _more(self):
-        data = self.sock.recv(4096)
-        if not data:
-            raise ConnectionError("the server closed the connection")
-        self.buffer += data
-
-    def _expect(self, prefix):
-        """Read the server's frames until a text message starting with prefix."""
-        while True:
-            while len(self.buffer) < 2:
-                self._more()
-            size, start = self.buffer[1] & 0x7F, 2
-            if size >= 126:
-                start = 4 if size == 126 else 10
-                while len(self.buffer) < start:
-                    self._more()
-                size = int.from_bytes(self.buffer[2:start], "big")
-            while len(self.buffer) < start + size:
-                self._more()
-            payload, self.buffer = self.buffer[start : start + size], self.buffer[start + size :]
-            if payload.decode(errors="replace").startswith(prefix):
-                return
+        super().__init__(port, headers=(OFFER,), source="127.0.0.1", timeout=10, receive_buffer=RCVBUF)
+        if self.status != 101:
+            self.sock.close()
+            raise ConnectionError(f"the handshake was answered {self.status}")
+        self.connect()
+        self.send_text("420" + json.dumps(["start", RUN]))
 
     def reset(self):
         """Close with a reset, as a phone dropping off the network's far side would be seen."""

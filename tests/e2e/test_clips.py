@@ -283,36 +283,35 @@ def test_a_browser_with_no_video_encoder_records_the_video(page, site):
     assert_decodes(read_video(page, data, "video/webm"), WARNSDORFF_5X5 / 50 + 1, whole=False)
 
 
+AGAIN = "Try again, or make a GIF."
+
+
+def refused_video(page, site, script, note, timeout=5_000):
+    """Make a video of the finished 5x5 search in a page with script run first, which must
+    refuse it with note and save nothing; return the list the page's downloads go to from then on."""
+    page.context.add_init_script(script)
+    finished(page, site)
+    choose(page, "video", pace=50)
+    downloads = []
+    page.on("download", lambda download: downloads.append(download.suggested_filename))
+    page.get_by_role("button", name="Make the clip").click()
+    expect(page.locator("#clip-note")).to_have_text(note, timeout=timeout)
+    expect(page.get_by_role("button", name="Make the clip")).to_be_enabled()
+    assert downloads == []
+    return downloads
+
+
 def test_a_recording_that_kept_no_frame_is_not_saved(page, site):
     # A recorder that is handed no frame (as one whose encoder never caught up before it stopped)
     # writes a file of headers alone, which plays as nothing.
-    page.context.add_init_script(NO_ENCODER + NO_FRAME_TAKEN)
-    finished(page, site)
-    choose(page, "video", pace=50)
-    downloads = []
-    page.on("download", lambda download: downloads.append(download.suggested_filename))
-    page.get_by_role("button", name="Make the clip").click()
-    expect(page.locator("#clip-note")).to_have_text(
-        f"The video came out incomplete (0 of {video_frames(WARNSDORFF_5X5, 50)} frames): nothing was saved. "
-        "Try again, or make a GIF.",
-        timeout=20_000,
-    )
-    expect(page.get_by_role("button", name="Make the clip")).to_be_enabled()
-    assert downloads == []
+    frames = video_frames(WARNSDORFF_5X5, 50)
+    note = f"The video came out incomplete (0 of {frames} frames): nothing was saved. {AGAIN}"
+    refused_video(page, site, NO_ENCODER + NO_FRAME_TAKEN, note, timeout=20_000)
 
 
 def test_a_video_the_encoder_fails_on_is_not_saved(page, site):
-    page.context.add_init_script(ENCODER_FAILS)
-    finished(page, site)
-    choose(page, "video", pace=50)
-    downloads = []
-    page.on("download", lambda download: downloads.append(download.suggested_filename))
-    page.get_by_role("button", name="Make the clip").click()
-    expect(page.locator("#clip-note")).to_have_text(
-        "The browser could not encode the video (Encoding failed.): nothing was saved. "
-        "Try again, or make a GIF."
-    )
-    expect(page.get_by_role("button", name="Make the clip")).to_be_enabled()
+    note = f"The browser could not encode the video (Encoding failed.): nothing was saved. {AGAIN}"
+    downloads = refused_video(page, site, ENCODER_FAILS, note)
     expect(page.get_by_role("progressbar", name="Making the clip")).to_be_hidden()
     # The next file the page saves is the next clip: the failed one never comes.
     choose(page, "gif", pace=500)

@@ -62,11 +62,13 @@ class Wire:
     It reads only when told to, and answers no ping unless it is reading.
     """
 
-    def __init__(self, port, *, headers=(), source=HOSTILE, timeout=5):
+    def __init__(self, port, *, headers=(), source=HOSTILE, timeout=5, receive_buffer=None):
         self.sock = socket.socket()
         self.buffer = b""
         self.seen = []  # the text messages read so far, but pings
         try:
+            if receive_buffer is not None:  # before connecting: the window offered is small from the start
+                self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
             self.sock.bind((source, 0))
             self.sock.settimeout(timeout)
             self.sock.connect(("127.0.0.1", port))
