@@ -7,14 +7,13 @@ for gevent: it imports nothing of the app, whose modules the worker loads once p
 
 def post_worker_init(worker):
     """Refuse an address's surplus handshakes at the worker's door (see server/edge/door.py), give
-    a flood's memory back once it has gone (see server/heap.py), and keep the collector's full
+    a flood's memory back once it has gone (see server/edge/heap.py), and keep the collector's full
     passes short, once the app is loaded."""
     import gc
 
     import gevent
 
-    from server import heap
-    from server.edge import app_guard, door
+    from server.edge import app_guard, door, heap
 
     door.install(worker)
     guard = app_guard(worker.wsgi)

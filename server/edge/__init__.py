@@ -13,7 +13,8 @@
    a class's join (classes/events.py) before it looks the code up.
 
 Beside them: every response's framing headers (headers.py), the goodbye of a stopping server
-(farewell.py), and the app's secrets (keys.py). init_app builds and installs them all; each thing
+(farewell.py), the heap a flood of connections leaves handed back (heap.py, from
+gunicorn.conf.py), and the app's secrets (keys.py). init_app builds and installs them all; each thing
 it keeps in the app has one accessor here.
 """
 

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from server.heap import DROP, Trimmer, malloc_trim
+from server.edge.heap import DROP, Trimmer, malloc_trim
 
 
 class Count:
