@@ -186,10 +186,10 @@ class Pool:
             self._cond.notify_all()
         for future, _ in waiting:
             future.cancel()
+        for helper in self._helpers:  # first: a leg under way fails now, not once it is done
+            helper.close()
         for thread in self._serving:
             thread.join(5)
-        for helper in self._helpers:
-            helper.close()
 
 
 def default_size(cpus=None):

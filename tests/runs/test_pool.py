@@ -6,6 +6,7 @@ import itertools
 import os
 import signal
 import threading
+import time
 
 import psutil
 import pytest
@@ -194,6 +195,17 @@ def test_the_helpers_end_with_the_pool():
     pool.close()
     assert pool.pids() == []
     assert all(not h.is_running() or h.status() == psutil.STATUS_ZOMBIE for h in helpers)
+
+
+def test_a_pool_closed_mid_job_ends_it_at_once_and_fails_its_future():
+    pool = Pool(1)
+    search = Search(knight_graph(32, 32), 0)
+    long = pool.ask("a", legs.job(search, legs.where(search, 0, None), 50_000_000, None))  # seconds
+    assert wait_for(lambda: long.running() and pool.pids(), 10)
+    began = time.monotonic()
+    pool.close()
+    assert time.monotonic() - began < 2, "the helper was ended, not waited for"
+    assert isinstance(long.exception(10), pool_module.HelperLost)
 
 
 def test_a_machine_of_n_cores_gets_n_minus_one_helpers_and_at_least_one():
