@@ -26,6 +26,7 @@ from tests.support.waiting import wait_for
 SLACK = 4  # pixels the board's box may move by
 PROJECTOR = {"width": 1920, "height": 1080}
 LESSON = "/?rows=5&cols=5&start=a5&order=naive&speed=1"
+SIZE = "() => [knightsTour.model.rows, knightsTour.model.cols]"
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +95,14 @@ class Lesson:
         page.wait_for_function(until)
         return page
 
+    def caught_up(self):
+        """Wait until each student's board is the instructor's size, drawn: a state that changes
+        the board reaches the students through the server, after the instructor's page."""
+        size = self.teacher.evaluate(SIZE)
+        for page in self.students:
+            page.wait_for_function(f"(size) => ({SIZE})().join() === size.join()", arg=size)
+            rendered(page, frames=2)
+
     def join(self):
         """Open one more student following the class, in a browser of its own."""
         seat = Watched(self.browser, f"student {len(self.students) + 1}")
@@ -141,6 +150,7 @@ def moved(before, after):
 def test_crossing(state, action, lesson):
     STATES[state](lesson)
     rendered(lesson.teacher, frames=2)
+    lesson.caught_up()
     before = box(lesson.teacher)
     before_student = box(lesson.student)
     act, may_move = ACTIONS[action]
