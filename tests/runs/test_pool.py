@@ -200,7 +200,7 @@ def test_the_helpers_end_with_the_pool():
 def test_a_pool_closed_mid_job_ends_it_at_once_and_fails_its_future():
     pool = Pool(1)
     search = Search(knight_graph(32, 32), 0)
-    long = pool.ask("a", legs.job(search, legs.where(search, 0, None), 50_000_000, None))  # seconds
+    long = pool.ask("a", legs.job(search, legs.where(search, 0, None), 50_000_000, None))  # seconds of search
     assert wait_for(lambda: long.running() and pool.pids(), 10)
     began = time.monotonic()
     pool.close()
