@@ -107,7 +107,7 @@ def test_eight_digit_counts_fit(page):
     page.get_by_label("Step budget").fill("10000000")
     page.get_by_label("Step budget").dispatch_event("change")
     page.get_by_role("button", name="Skip to end").click()
-    expect(page.get_by_role("status")).to_contain_text("Stopped after 10,000,000 steps", timeout=30_000)
+    expect(page.get_by_role("status")).to_contain_text("Stopped after 10,000,000 steps", timeout=120_000)
     expect(page.locator("#events")).to_have_text("10,000,000")
     overflowing = page.evaluate(
         """() => [document.querySelector('.counters'), ...document.querySelectorAll('.counters dd')]

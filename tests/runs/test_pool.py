@@ -267,7 +267,7 @@ def played_flat_out(server, connect, events):
 
 
 def test_the_production_server_plays_a_run_flat_out_from_its_helpers_batches(production, connect):
-    expected = compact(itertools.islice(knight_tour(knight_graph(8, 8), 0), 3_000_000))
+    expected = compact(itertools.islice(knight_tour(knight_graph(8, 8), 0), 1_000_000))
     with production("--search-processes", "0") as alone:
         sent, searched_here = played_flat_out(alone, connect, len(expected))
     assert sent == expected
@@ -279,7 +279,7 @@ def test_the_production_server_plays_a_run_flat_out_from_its_helpers_batches(pro
     # encodes nothing (measured: 0.54 to 0.61 of its CPU without helpers); the helper searched.
     assert served < 0.8 * searched_here, f"the worker served {served:.2f} s, alone {searched_here:.2f} s"
     assert searched > (searched_here - served) / 2, f"the helper searched only {searched:.2f} s"
-    print(f"  3,000,000 events played flat out: worker {served:.2f} s of CPU (helper {searched:.2f} s);")
+    print(f"  1,000,000 events played flat out: worker {served:.2f} s of CPU (helper {searched:.2f} s);")
     print(f"  without helpers the worker took {searched_here:.2f} s")
 
 

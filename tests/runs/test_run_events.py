@@ -1,5 +1,7 @@
 """The run handlers through the Flask-SocketIO test client: requests, answers and errors."""
 
+import itertools
+
 import pytest
 
 from server.engine.graph import knight_graph
@@ -47,8 +49,9 @@ def test_a_written_form_streams_the_search_its_keys_compose(client):
         run = answer["run"]
         assert wait_for(lambda run=run: any(b["run"] == run for b in sent_to(client, "events")))
         streamed = [c for b in sent_to(client, "events") if b["run"] == run for c in b["events"]]
-        expected = encode(list(knight_tour(knight_graph(6, 6), 0, order, seed=5)))
-        assert streamed == expected[: len(streamed)]
+        # The search's first events only: the whole of some of these orderings' 6x6 runs to millions.
+        searched = knight_tour(knight_graph(6, 6), 0, order, seed=5)
+        assert streamed == encode(list(itertools.islice(searched, len(streamed))))
         assert sent_to(client, "started")[-1]["order"] == order
 
 

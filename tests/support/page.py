@@ -12,9 +12,13 @@ from .waiting import wait_for
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"  # screenshots of the browser tests
 FASTEST = str(SPEED_STEPS.index(0))  # the Speed slider's position of "as fast as it goes"
-READY = "() => !document.getElementById('play').disabled"  # the page is connected and can start
+# The page is connected and can start. Both read as false, never throw, on a page not yet loaded:
+# a wait begun just after a click that navigates may first look at the page being left.
+READY = "() => document.getElementById('play')?.disabled === false"
 # The page follows a class, connected.
-FOLLOWING = "() => knightsTour.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
+FOLLOWING = (
+    "() => window.knightsTour?.store.klass.role === 'student' && knightsTour.store.connection === 'up'"
+)
 STEP = {"name": "Step", "exact": True}  # the Step button's role name (not Step back)
 
 
