@@ -19,7 +19,10 @@ from . import bundle
 
 KEEP = 365 * 24 * 3600  # seconds a browser keeps a file named by its content
 DIGEST = 12  # hex digits of the digest in a file's name: a collision would need 2**24 versions
-KINDS = (".js", ".mjs", ".css")  # what the page loads; source maps and the like stay unnamed
+# What pages load (Pyodide's WebAssembly, standard library and lock file among them); source maps
+# and the like stay unnamed.
+KINDS = (".js", ".mjs", ".css", ".wasm", ".zip", ".json")
+MODULES = (".js", ".mjs")  # what an import map names
 
 
 def digest(path):
@@ -77,7 +80,7 @@ class Assets:
 
     def import_map(self):
         """Return the page's import map: every module's plain URL to its named one."""
-        return {"imports": {path: self.versioned(path) for path in self.digests if not path.endswith(".css")}}
+        return {"imports": {path: self.versioned(path) for path in self.digests if path.endswith(MODULES)}}
 
     def init_app(self, app):
         """Let browsers keep an answer to a file named by its current content."""

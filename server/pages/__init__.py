@@ -38,6 +38,7 @@ from ..wire import (
     MAX_STRIP_SIDE,
     SPEED_STEPS,
 )
+from . import lab
 
 bp = Blueprint("views", __name__)
 
@@ -50,6 +51,8 @@ VENDORED = {
     "mediabunny": NODE_MODULES / "mediabunny" / "dist" / "bundles",
     "noble-hashes": NODE_MODULES / "@noble" / "hashes",
     "uqr": NODE_MODULES / "uqr" / "dist",
+    # Python in the browser, for the code lab (lab.py): loaded only when the lab opens.
+    "pyodide": NODE_MODULES / "pyodide",
 }
 # Of a package that ships more than the page loads, the files it may be given.
 VENDORED_FILES = {
@@ -58,6 +61,8 @@ VENDORED_FILES = {
     "noble-hashes": {"sha2.js", "_md.js", "_u64.js", "utils.js"},
     # QR codes, drawn by a sheet of seats (static/js/seats/sheet.js).
     "uqr": {"index.mjs"},
+    # Its loader, its runtime and the standard library: enough for pure Python, offline.
+    "pyodide": set(lab.PYODIDE),
 }
 
 # The modules a page loads (templates name them by their plain URL): each is bundled with what it
@@ -128,6 +133,8 @@ def page_context():
             "maxMarks": MAX_MARKS,
             "maxLabel": MAX_LABEL,
             "maxSeries": MAX_SERIES,
+            # The code lab's files and exercises (lab.py).
+            "lab": lab.page_limits(current_app.jinja_env.globals["asset"]),
             "classCode": {"alphabet": CODE_ALPHABET, "length": CODE_LENGTH},
             # The class link's address: the page's own when null.
             "joinBase": join_base(),

@@ -10,6 +10,9 @@ import { NO_POLL, createPolls } from "./class/polls.js";
 import { placeQuestion } from "./class/question-place.js";
 import { createClips, initialClip } from "./clips/actions.js";
 import { createClipView } from "./clips/clip-view.js";
+import { NO_LAB, createLab } from "./codelab/lab.js";
+import { bindLabInputs } from "./codelab/lab-inputs.js";
+import { createLabView } from "./codelab/lab-view.js";
 import { connectAfter, unanswered } from "./connection.js";
 import { controls } from "./controls.js";
 import { createEmbedView } from "./embed/embed-view.js";
@@ -86,7 +89,9 @@ const store = new Store({
   orderings: initialComposer(linkedLibrary(loadLibrary(limits), link), link.settings.order, limits.neverTie), // the student's own: see lab/composer.js
   strip: NO_STRIP, // the orderings tried on many boards: see lab/strip.js
   tournament: NO_TOURNAMENT, // the class's tournament of orderings: see lab/tournament.js
+  lab: NO_LAB, // the student's own code, run in their browser: see codelab/lab.js
 }, frameGap);
+const codeLab = createLab(store, limits);
 
 const runs = {
   main: null,
@@ -95,7 +100,7 @@ const runs = {
 };
 let playback, classroom, predictor, polls;
 // What a lane tells the page: its connection going up or down, and its own run's news.
-const makeLane = (partner) => {
+const makeLane = (partner, wrap) => {
   const lane = new Lane({
     connection: (up) => {
       if (!up && lane === runs.main) {
@@ -117,12 +122,12 @@ const makeLane = (partner) => {
     finished: () => playback.finished(lane),
     note: (id, params) => playback.note(id, params),
     lost: () => store.state.klass.role === "student" && classroom.rejoin(),
-  }, partner);
+  }, partner, wrap);
   return lane;
 };
-runs.main = makeLane(() => runs.second);
+runs.main = makeLane(() => runs.second, codeLab.connect);
 runs.second = makeLane();
-playback = createPlayback(store, runs);
+playback = createPlayback(store, runs, codeLab);
 polls = createPolls(store, runs, () => classroom.backToLive());
 const tournament = createTournament(store, runs.main.server);
 classroom = createClassroom(store, runs, playback, limits, polls, tournament);
@@ -139,7 +144,7 @@ const counters = createCountersView(els);
 const views = [createControlsView(els, limits), createComposerView(els), createStatusView(els), boards, counters,
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
   createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits),
-  createTournamentView(els, limits)];
+  createTournamentView(els, limits), createLabView(els, limits)];
 // While the search runs, its clock ticks on the counters four times a second, the page rendering
 // only when something changes: a render of the whole page every frame, for the clock's last
 // digit, laid out and painted the page and its canvases sixty times a second.
@@ -154,7 +159,7 @@ store.subscribe((state) => {
   for (const view of views) view.render(state, runs);
   // An embed keeps the address its site gave it, so that a reload sets it up as the site chose.
   const address = embedded ? shownLink : toLink(state.settings, state.klass.role === "none" ? null : state.klass,
-    state.orderings.library);
+    state.orderings.library, state.lab.open ? state.lab.exercise : null);
   if (address !== shownLink) history.replaceState(null, "", (shownLink = address));
   if (state.run.since !== null && clock === null) clock = setTimeout(tick, CLOCK_MS);
 });
@@ -169,6 +174,7 @@ store.addEventListener("change", applyLanguage);
 
 bindInputs(els, store, runs,
   { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament });
+bindLabInputs(els, codeLab, playback);
 const enabled = (name) => controls(store.state, runs)[name].enabled;
 const speedBy = (by) => () => {
   const steps = limits.speeds, at = steps.indexOf(store.state.settings.speed);
@@ -198,6 +204,7 @@ if (ignored.length) {
   playback.note("status.linkIgnored", { values: ignored.join(t("list.comma")) });
   if (embedded) console.warn(t("status.linkIgnored", { values: ignored.join(", ") })); // for the site's author
 }
+if (link.lab && !embedded) codeLab.open(link.lab);
 if (embedded) playOnItsOwn(store, runs, playback, reducedMotion);
 else classroom.invited(link.klass);
 
@@ -210,6 +217,7 @@ window.knightsTour = Object.freeze({
   get store() { return store.state; },
   get reducedMotion() { return reducedMotion.matches; },
   get unanswered() { return unanswered(); },
+  get labWaiting() { return codeLab.waiting(); },
   overlay: () => boards.overlay(store.state, runs),
   depthSamples: () => {
     const lane = lessonLane(store.state, runs);

@@ -2,6 +2,7 @@
 // derives every control's label, enabled and hidden state from the page's state: the buttons,
 // the forms and the keyboard shortcuts all read it, so they cannot drift apart.
 
+import { labPlays } from "./codelab/where.js";
 import { clipSpan } from "./timeline.js";
 
 const TRANSITIONS = {
@@ -48,7 +49,8 @@ export function controls(state, runs) {
   const polling = state.poll.open !== null;
   // The page's own run, or its class's between questions, is this page's to set up and drive.
   const settable = !following && !(leading && polling);
-  const drive = state.connection === "up" && settable;
+  // The code lab's runs are the browser's own: they need no connection.
+  const drive = (state.connection === "up" || labPlays(state)) && settable;
   const skipping = run.status === "skipping";
   const racing = settings.mode === "race";
   // Stepping back and scrubbing work on one board's own events, not while skipping; a student

@@ -17,8 +17,10 @@ export class Lane {
    * or a request the server did not answer), lost() (a batch missed: a follower asks for the
    * board again). partner(): for the main lane, the lane a class's news of its race's other
    * board goes to. A class's and its questions' news are not a lane's: see listen() in connection.js.
+   * wrap(connection): the connection the lane uses, made from its own (on the main lane, the code
+   * lab's, which plays the student's own runs: codelab/lab.js).
    */
-  constructor(hooks, partner = null) {
+  constructor(hooks, partner = null, wrap = (connection) => connection) {
     this.hooks = hooks;
     this.run = null;      // the settings of the run shown, with its id
     this.result = null;   // the 'finished' of the run, once it has ended
@@ -35,10 +37,10 @@ export class Lane {
     // gate(model): whether the event after the view's position may be shown now; a question
     // about it (predict mode) holds the view there until it is answered.
     this.gate = null;
-    this.server = connect({
+    this.server = wrap(connect({
       connection: (up) => hooks.connection(up),
       error: (error) => { const { id, params } = refusal(error); hooks.note(id, params); },
-    });
+    }));
     // A class's room sends the race's other board (lane "second") on this same connection.
     const lane = (news) => (news.lane === "second" && partner ? partner() : this);
     this.server.listen({

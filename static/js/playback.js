@@ -10,11 +10,14 @@ import { raceOrder, squares } from "./settings.js";
 export const IDLE_RUN = { status: "idle", replaying: false, since: null, total: 0, line: null, wantLine: false,
   note: null, progress: null, lost: false };
 
-/** Return the page's run actions on store and runs ({main, second, active()}). */
-export function createPlayback(store, runs) {
+/** Return the page's run actions on store and runs ({main, second, active()}); codeLab: the
+ * code lab, whose runs the main lane plays while it is open. */
+export function createPlayback(store, runs, codeLab) {
   const state = () => store.state;
   const allowed = (name) => controls(state(), runs)[name].enabled;
   const racing = () => state().settings.mode === "race";
+  // Whether a request reaches the runs: the server's over the connection, the code lab's always.
+  const reachable = () => state().connection === "up" || codeLab.active();
 
   /** Move the run status by an action, keeping the search clock and clearing the last note. */
   function go(action, extra = {}) {
@@ -38,6 +41,7 @@ export function createPlayback(store, runs) {
     const common = { start: s.start, speed: s.speed, paused, closed: s.closed, all_tours: s.allTours,
       seed: s.seed, budget: s.budget };
     if (s.mode === "example") return { ...common, graph: "example", order: "naive", closed: false };
+    if (codeLab.active() && lane === runs.main) return codeLab.payload({ ...common, rows: s.rows, cols: s.cols });
     const order = s.mode === "race" ? raceOrder(s, lane === runs.main) : s.order;
     return { ...common, rows: s.rows, cols: s.cols, order };
   }
@@ -216,7 +220,7 @@ export function createPlayback(store, runs) {
 
   function reset() {
     if (!allowed("reset")) return;
-    if (state().run.status !== "idle" && state().connection === "up") sendAll("stop");
+    if (state().run.status !== "idle" && reachable()) sendAll("stop");
     store.update({ pending: null, undo: null });
     showIdle();
   }
@@ -245,7 +249,7 @@ export function createPlayback(store, runs) {
   function confirm() {
     const pending = state().pending;
     if (!pending) return;
-    if (state().connection === "up") sendAll("stop");
+    if (reachable()) sendAll("stop");
     store.update({ settings: pending.settings, pending: null, undo: null });
     showIdle();
   }

@@ -18,7 +18,7 @@ export function raceOrder(settings, first) {
   return first ? settings.order : settings.versus;
 }
 const LINK_KEYS = ["class", "ticket", "mode", "rows", "cols", "start", "order", "versus", "name", "seed", "closed", "all",
-  "budget", "speed"];
+  "budget", "speed", "code"];
 
 /**
  * Return the limits the server put in the page: board sides, seeds, budgets, speeds, orderings,
@@ -102,17 +102,19 @@ export function fromLink(search, settings, limits) {
   const name = checkName(get("name") ?? "", limits.maxOrderName);
   const composed = !Object.hasOwn(NAMED, next.order) && next.order === tidyForm(get("order") ?? "", limits.maxKeys);
   const ordered = take("name", Boolean(name) && composed, name, null);
-  return { settings: next, klass: classCode && { code: classCode, ticket }, name: ordered, ignored };
+  // The code lab open on an exercise (codelab/lab.js): its name, or the first for any other.
+  const lab = get("code") === null ? null : get("code");
+  return { settings: next, klass: classCode && { code: classCode, ticket }, name: ordered, lab, ignored };
 }
 
 /** Return the page's address for its settings (and the class it is in, {code, ticket}, if any; the
- * library, to name a composed ordering as its student named it). */
-export function toLink(settings, klass, library = []) {
+ * library, to name a composed ordering as its student named it; the code lab's exercise, if open). */
+export function toLink(settings, klass, library = [], exercise = null) {
   const values = {
     class: klass?.code, ticket: klass?.ticket, mode: settings.mode, rows: settings.rows, cols: settings.cols, start: settings.start,
     order: settings.order, name: nameIn(library, settings.order), versus: settings.mode === "race" ? settings.versus : null, seed: settings.seed,
     closed: settings.closed, all: settings.allTours,
-    budget: settings.budget, speed: settings.speed,
+    budget: settings.budget, speed: settings.speed, code: exercise,
   };
   const params = new URLSearchParams();
   for (const key of LINK_KEYS) {

@@ -91,6 +91,26 @@ COUNTED = "(stage) => knightsTour.store.poll.open?.stage === stage && knightsTou
 
 
 @pytest.mark.parametrize("size, language", CASES)
+def test_the_code_lab_loading_ready_playing_and_with_each_kind_of_verdict(open_page, size, language):
+    page = open_page(f"/?code=book&rows=5&cols=5&speed=5&lang={language}", viewport=SIZES[size])
+    clean(page, "the lab loading Python")
+    page.wait_for_function("() => knightsTour.store.lab.status === 'ready'", timeout=90_000)
+    clean(page, "the lab ready")
+    step_events(page, 3)
+    clean(page, "the student's code mid-search, its line lit")
+    page.locator("#reset").click()
+    page.locator("#lab-code").fill("def main(rows, cols, start)\n    return True\n")
+    page.locator("#play").click()
+    page.wait_for_function("() => knightsTour.store.lab.result !== null", timeout=30_000)
+    clean(page, "a mistake named on its line")
+    page.locator("#lab-code").fill("def main(rows, cols, start):\n    yield visit(0)\n    print('here')\n")
+    page.locator("#play").click()
+    page.wait_for_function("() => knightsTour.store.lab.result?.output?.length === 1", timeout=30_000)
+    page.locator("#lab-printed summary").click()
+    clean(page, "a search parting from the textbook's, with what it printed")
+
+
+@pytest.mark.parametrize("size, language", CASES)
 def test_a_class_its_question_both_ways_and_the_presenter_view(open_page, site, size, language):
     leader = open_page(f"/?rows=5&cols=5&order=naive&speed=1&lang={language}", viewport=SIZES["projector"])
     code = start_class(leader)

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { NO_LAB } from "../../static/js/codelab/lab.js";
 import { controls, next, underWay } from "../../static/js/controls.js";
 import { IDLE_RUN } from "../../static/js/playback.js";
 import { NO_POLL } from "../../static/js/class/polls.js";
@@ -41,6 +42,7 @@ function page({ run = {}, klass = {}, settings = {}, poll = {}, ...rest } = {}) 
     predict: PREDICT,
     poll: { ...NO_POLL, ...poll },
     clip: { busy: false, from: "start" },
+    lab: NO_LAB,
     ...rest,
   };
 }
@@ -159,6 +161,19 @@ test("without a connection the page cannot drive a run, but it can still step ba
     assert.deepEqual([b.play, b.step, b.skip], [false, false, false], connection);
     assert.equal(b.back, true, connection);
     assert.equal(b.reset, true, connection);
+  }
+});
+
+test("the code lab's own runs need no connection: Play and Step drive them offline, on the page's board alone", () => {
+  const open = { ...NO_LAB, open: true };
+  const offline = (changes) => buttons(page({ connection: "down", lab: open, run: { status: "paused" }, ...changes }),
+    board({ head: 40 }));
+  const b = offline({});
+  assert.deepEqual([b.play, b.step, b.skip, b.back], [true, true, true, true]);
+  // In a race, on the example graph or in a class the runs are the server's: offline, none can be driven.
+  for (const changes of [{ settings: { mode: "race" } }, { settings: { mode: "example" } }, { klass: { role: "instructor" } }]) {
+    const c = offline(changes);
+    assert.deepEqual([c.play, c.skip], [false, false], JSON.stringify(changes));
   }
 });
 

@@ -111,8 +111,10 @@ test("the settings a link writes are the settings it reads back, with its class"
       allTours: true, budget: 77, speed: 2, seed: 99 };
     // Only a race's link names a second ordering: another mode keeps the page's own.
     const expected = settings.mode === "race" ? settings : { ...settings, versus: other.versus };
-    assert.deepEqual(read(link, other), { settings: expected, klass, name: null, ignored: [] }, link);
+    assert.deepEqual(read(link, other), { settings: expected, klass, name: null, lab: null, ignored: [] }, link);
   }
+  // The code lab's exercise comes back as it was written.
+  assert.equal(read(toLink(PAGE, null, [], "warnsdorff")).lab, "warnsdorff");
 });
 
 test("a link without values: the page's board, ordering, seed and speed; no class or options; the first square", () => {
@@ -120,9 +122,9 @@ test("a link without values: the page's board, ordering, seed and speed; no clas
     order: "random", speed: 500, seed: 31 };
   const expected = { ...own, start: 0, closed: false, allTours: false, budget: null };
   for (const search of ["", "?", "&&"]) {
-    assert.deepEqual(read(search, own), { settings: expected, klass: null, name: null, ignored: [] }, search);
+    assert.deepEqual(read(search, own), { settings: expected, klass: null, name: null, lab: null, ignored: [] }, search);
   }
-  assert.deepEqual(read("?rows", own), { settings: expected, klass: null, name: null, ignored: ["rows="] },
+  assert.deepEqual(read("?rows", own), { settings: expected, klass: null, name: null, lab: null, ignored: ["rows="] },
     "a key without a value is a bad value");
 });
 

@@ -1,0 +1,32 @@
+// The code lab's inputs: opening it, the exercise, the student's typing, Stop.
+
+/** Listen to the lab's controls; lab: createLab's actions; playback: the page's run actions. */
+export function bindLabInputs(els, lab, playback) {
+  els.labOpen.addEventListener("change", () => {
+    playback.reset();
+    if (els.labOpen.checked) lab.open();
+    else lab.close();
+  });
+  els.labExercise.addEventListener("change", () => {
+    playback.reset();
+    lab.choose(els.labExercise.value);
+  });
+  els.labCode.addEventListener("input", () => lab.edit(els.labCode.value));
+  // The shown copy scrolls with what is typed.
+  els.labCode.addEventListener("scroll", () => {
+    els.labShown.scrollTop = els.labGutter.scrollTop = els.labCode.scrollTop;
+    els.labShown.scrollLeft = els.labCode.scrollLeft;
+  });
+  // Tab indents, as in an editor; Escape then Tab leaves the field, for the keyboard's users.
+  let escaped = false;
+  els.labCode.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") { escaped = true; return; }
+    if (event.key === "Tab" && !escaped && !event.shiftKey && !els.labCode.readOnly) {
+      event.preventDefault();
+      document.execCommand("insertText", false, "    ");
+    }
+    escaped = false;
+  });
+  els.labStop.addEventListener("click", playback.reset);
+  els.labParting.addEventListener("click", () => playback.seek(lab.parting()));
+}

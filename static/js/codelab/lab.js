@@ -1,0 +1,109 @@
+// The code lab's state and actions: the student's code and exercise, the sandbox that runs it
+// (made the first time the lab opens: a page without the lab loads none of Python), and what
+// its last run said. The runs themselves go through the main lane, as the server's do.
+import { createLabRun } from "./lab-run.js";
+import { openSandbox } from "./sandbox.js";
+import { labPlays } from "./where.js";
+
+// status: closed (never opened), loading (Python is on its way), ready, failed (text says why).
+export const NO_LAB = { open: false, exercise: null, code: "", status: "closed", text: null, loadedMs: null,
+  canHold: true, lines: {}, result: null, quiet: false };
+// A search with no event for this long is said to be running without a move.
+const QUIET_MS = 2000;
+const RUN_EVENTS = new Set(["start", "pause", "resume", "step", "speed", "skip", "stop"]);
+
+/** Return the exercise of the lab's limits named id (the first if none is). */
+export function exerciseOf(limits, id) {
+  return limits.lab.exercises.find((each) => each.id === id) ?? limits.lab.exercises[0];
+}
+
+/**
+ * Return the lab: open(), close(), choose(id), edit(code), stop(), and connect(socket), which
+ * wraps the main lane's connection so that a run of the student's code is played from the lab.
+ */
+export function createLab(store, limits) {
+  const update = (patch) => store.update({ lab: patch });
+  let quiet = null;
+
+  function heardAt() {
+    clearTimeout(quiet);
+    if (store.state.lab.quiet) update({ quiet: false });
+    quiet = setTimeout(() => update({ quiet: true }), QUIET_MS);
+  }
+
+  const news = {
+    loaded: ({ ms, canHold }) => update({ status: "ready", loadedMs: ms, canHold }),
+    lines: (lines) => { heardAt(); if (JSON.stringify(lines) !== JSON.stringify(store.state.lab.lines)) update({ lines }); },
+    done: (result) => { clearTimeout(quiet); update({ result, quiet: false }); },
+    problem: (text) => { clearTimeout(quiet); update({ status: "failed", text, quiet: false }); },
+  };
+
+  let sandbox = null;
+  /** Return the sandbox, opening it (and so loading Python) the first time. */
+  function sandboxed() {
+    if (!sandbox) {
+      update({ status: "loading" });
+      sandbox = openSandbox(limits.lab.urls, (message) => source.heard(message),
+        (error) => update({ status: "failed", text: String(error?.message ?? error) }));
+    }
+    return sandbox;
+  }
+  const source = createLabRun({
+    post: (message) => sandboxed().post(message),
+    // The worker is ended, and made again with Python loaded afresh.
+    restart: () => { update({ status: "loading" }); sandboxed().restart(); },
+  }, news);
+
+  return {
+    /** Open the lab, on exercise id (the last one chosen, when not given). */
+    open(id = null) {
+      const lab = store.state.lab;
+      const exercise = exerciseOf(limits, id ?? lab.exercise);
+      sandboxed();
+      if (id !== null || !lab.code) this.choose(exercise.id);
+      update({ open: true });
+    },
+    close() { update({ open: false }); },
+    choose(id) {
+      const exercise = exerciseOf(limits, id);
+      update({ exercise: exercise.id, code: exercise.code, result: null });
+      store.update({ settings: { closed: exercise.closed, allTours: exercise.allTours } });
+    },
+    edit(code) { update({ code, result: null }); },
+    /** Return how many events came before the first where the student's search parted from the engine's. */
+    parting: () => store.state.lab.result?.differs?.[0] ?? 0,
+    /** Tell whether the page's runs are the lab's. */
+    active: () => labPlays(store.state),
+    /** Return how many of the student's events wait to be shown (for the tests: bounded). */
+    waiting: () => source.waiting(),
+    /** Return the settings of a run of the student's code (payload: the page's own for a run). */
+    payload(common) {
+      const { lab } = store.state;
+      const exercise = exerciseOf(limits, lab.exercise);
+      update({ result: null });
+      heardAt(); // a run that makes no event at all is said to be running without a move
+      return { ...common, order: exercise.order, code: lab.code };
+    },
+    /** Wrap a connection: the runs of the student's code go to the lab, the rest to socket. */
+    connect(socket) {
+      let local = false;
+      return {
+        ...socket,
+        listen(handlers) {
+          socket.listen(handlers);
+          source.listen(handlers);
+        },
+        request(event, payload) {
+          if (event === "start") {
+            const wanted = typeof payload?.code === "string";
+            // The run replaced is ended where it was, the server's or the lab's.
+            if (wanted !== local) (local ? source : socket).request("stop");
+            local = wanted;
+          }
+          if (local && RUN_EVENTS.has(event)) return source.request(event, payload);
+          return socket.request(event, payload);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,44 @@
+// The page's side of the code lab's sandbox: a frame with no origin of its own (pages/lab.py) in
+// which a worker runs the student's Python. The page fetches what the worker needs (Pyodide's
+// files, the lab's Python, the worker's script: each named by its content, so a second visit
+// takes them from the browser's cache) and hands it over; only the frame's messages are heard.
+
+const PYODIDE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+async function bytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/** Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls). */
+async function gather(urls) {
+  const [worker, python, ...files] = await Promise.all([
+    fetch(urls.worker).then((r) => r.text()),
+    fetch(urls.python).then((r) => r.json()),
+    ...PYODIDE.map((name) => bytes(urls.pyodide[name])),
+  ]);
+  return { worker, python, pyodide: Object.fromEntries(PYODIDE.map((name, i) => [name, files[i]])) };
+}
+
+/**
+ * Open the sandbox and return {post(message), restart()}: hear(message) is given each of the
+ * worker's messages, failed(error) the reason the sandbox could not be set up.
+ */
+export function openSandbox(urls, hear, failed) {
+  const frame = document.createElement("iframe");
+  frame.sandbox = "allow-scripts";
+  frame.hidden = true;
+  frame.setAttribute("aria-hidden", "true");
+  frame.src = urls.frame;
+  const kit = gather(urls);
+  kit.catch(failed);
+  addEventListener("message", (event) => {
+    if (event.source !== frame.contentWindow || typeof event.data?.type !== "string") return;
+    if (event.data.type === "frame") kit.then((made) => frame.contentWindow.postMessage({ type: "kit", ...made }, "*"));
+    else hear(event.data);
+  });
+  document.body.append(frame);
+  const post = (message) => frame.contentWindow?.postMessage(message, "*");
+  return { post, restart: () => post({ type: "restart" }) };
+}
