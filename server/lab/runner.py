@@ -91,45 +91,43 @@ class Run:
         self.problem = None
         self.seconds = 0.0  # the search's own time, from the first definition to the end
 
-    def _heard(self, kind, square):
-        trace = self.trace
-        # The student's frame: this hook's caller is Vertex.setColor, whose caller is theirs.
-        self.lines[kind] = sys._getframe(2).f_lineno
-        if kind == "visit":
-            trace.visit(square)
-        else:
-            trace.backtrack(square)
-        if len(trace.codes) >= self.batch:
-            self._hand()
-
     def _hand(self, last=False):
         codes = self.trace.take()
         if not codes:
             return
         self.reference.check(codes)
-        self.batch = self.hand(codes, dict(self.lines))
-        if self.batch < 1 and not last:
+        self.trace.batch = self.hand(codes, dict(self.lines))
+        if self.trace.batch < 1 and not last:
             raise Halted
 
     def go(self, hand, batch=256):
         """Run the search to its end (or its first problem), handing its events on."""
-        self.hand, self.batch = hand, batch
+        self.hand, self.trace.batch = hand, batch
+        heard = self.trace.hearer(self._hand)
+        lines, frame = self.lines, sys._getframe
+
+        def colour_changed(kind, square):
+            # The student's frame: this hook's caller is Vertex.setColor, whose caller is theirs.
+            lines[kind] = frame(2).f_lineno
+            heard(kind, square)
+
         rows, cols, start = self.board
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, RECURSION))
-        book.Vertex.heard = self._heard
+        book.Vertex.heard = colour_changed
         began = time.perf_counter()
         try:
             main = define(self.code)
             self.returned = main(rows, cols, start)
             if isinstance(self.returned, types.GeneratorType):
-                self._follow(self.returned)
+                self._follow(self.returned, heard)
         except Problem as problem:
             self.problem = problem
         except Halted:
             self.problem = Problem("lab.halted")
         except Mistake as mistake:
-            self.problem = Problem(mistake.why, self.lines.get("visit" if mistake.code >= 0 else "backtrack"))
+            made = "backtrack" if mistake.why == "lab.notTheEnd" else "visit"
+            self.problem = Problem(mistake.why, self.lines.get(made))
             self.problem.mistake = mistake
         except RecursionError as error:
             self.problem = Problem("lab.recursion", student_line(error), f"RecursionError: {error}")
@@ -145,19 +143,17 @@ class Run:
             self.reference.finish()
         return self.result()
 
-    def _follow(self, events):
+    def _follow(self, events, heard):
         """Take the events a student's generator yields: visit(square) and backtrack(square)."""
-        trace = self.trace
+        lines = self.lines
         for event in events:
-            frame = events.gi_frame
             kind, square = event if type(event) is tuple and len(event) == 2 else (None, None)
+            frame = events.gi_frame
             if kind not in ("visit", "backtrack"):
                 raise Problem("lab.notAnEvent", frame.f_lineno if frame else None, repr(event)[:80])
             if frame is not None:
-                self.lines[kind] = frame.f_lineno
-            (trace.visit if kind == "visit" else trace.backtrack)(square)
-            if len(trace.codes) >= self.batch:
-                self._hand()
+                lines[kind] = frame.f_lineno
+            heard(kind, square)
 
     def result(self):
         """Return the run's end: its counts, its path, and where it first parted from the engine's."""

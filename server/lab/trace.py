@@ -28,42 +28,58 @@ class Trace:
         self.path = []
         self.on = bytearray(self.squares)
         self.codes = []  # the events not yet handed on
-        self.events = 0
+        self.handed = 0  # the events handed on
         self.tours = 0
         self.last_tour = None
+        self.batch = 256  # the events a batch holds: full() is called once codes hold as many
 
-    def visit(self, v):
-        path = self.path
-        if type(v) is not int or not 0 <= v < self.squares:
-            raise Mistake(self.events, v, "lab.offBoard")
-        if self.on[v]:
-            raise Mistake(self.events, v, "lab.onPath")
-        if path and v not in self.moves[path[-1]]:
-            raise Mistake(self.events, v, "lab.notAMove")
-        if not path and v != self.start:
-            raise Mistake(self.events, v, "lab.notTheStart")
-        self.on[v] = 1
-        path.append(v)
-        self.codes.append(v)
-        self.events += 1
-        if len(path) == self.squares and (not self.closed or self.start in self.moves[v]):
-            self.tours += 1
-            self.last_tour = list(path)
-            self.codes.append("found")
-            self.events += 1
+    @property
+    def events(self):
+        return self.handed + len(self.codes)
 
-    def backtrack(self, v):
-        if not self.path or self.path[-1] != v:
-            raise Mistake(self.events, -v - 1 if type(v) is int else v, "lab.notTheEnd")
-        self.path.pop()
-        self.on[v] = 0
-        self.codes.append(-v - 1)
-        self.events += 1
+    def hearer(self, full):
+        """Return heard(kind, square), which takes one event ("visit" or "backtrack") and calls
+        full() once a batch is due. It runs once an event, in the student's browser: the checks
+        are written out in it, with what they read bound to locals, rather than called."""
+        path, on, codes, moves = self.path, self.on, self.codes, self.moves
+        squares, start, closed = self.squares, self.start, self.closed
+        push, pop, code = path.append, path.pop, codes.append
+
+        def heard(kind, v):
+            if kind == "visit":
+                if type(v) is not int or not 0 <= v < squares:
+                    raise Mistake(self.events, v, "lab.offBoard")
+                if on[v]:
+                    raise Mistake(self.events, v, "lab.onPath")
+                if path:
+                    if v not in moves[path[-1]]:
+                        raise Mistake(self.events, v, "lab.notAMove")
+                elif v != start:
+                    raise Mistake(self.events, v, "lab.notTheStart")
+                on[v] = 1
+                push(v)
+                code(v)
+                if len(path) == squares and (not closed or start in moves[v]):
+                    self.tours += 1
+                    self.last_tour = list(path)
+                    code("found")
+            else:
+                if not path or path[-1] != v:
+                    raise Mistake(self.events, -v - 1 if type(v) is int else v, "lab.notTheEnd")
+                pop()
+                on[v] = 0
+                code(-v - 1)
+            if len(codes) >= self.batch:
+                full()
+
+        return heard
 
     def take(self):
         """Return the events not yet handed on, and forget them."""
-        codes, self.codes = self.codes, []
-        return codes
+        taken = self.codes[:]
+        self.handed += len(taken)
+        self.codes.clear()
+        return taken
 
 
 class Reference:

@@ -1,6 +1,7 @@
 """HTTP routes: the page, its embeddable board, the QR code of a class's link, and the browser's libraries."""
 
 import io
+import mimetypes
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -14,6 +15,7 @@ from flask import (
     make_response,
     render_template,
     request,
+    send_file,
     send_from_directory,
 )
 
@@ -235,7 +237,23 @@ def vendored(package, name):
         abort(404)
     if not VENDORED[package].is_dir():
         abort(503, f"The page's library {package} is not installed: run `make run` or `npm ci`.")
-    return send_from_directory(VENDORED[package], name)
+    packed = gzip_ok() and lab.gzipped(VENDORED[package], name, Path(current_app.instance_path) / "gzip")
+    if not packed:
+        return send_from_directory(VENDORED[package], name)
+    response = send_file(
+        packed,
+        mimetype=mimetypes.guess_type(name)[0] or "application/octet-stream",
+        conditional=True,
+        etag=False,
+    )
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+def gzip_ok():
+    """Tell whether the browser takes gzipped answers."""
+    return "gzip" in request.headers.get("Accept-Encoding", "")
 
 
 @lru_cache(maxsize=512)  # a class's, which every presenter view asks for

@@ -14,6 +14,7 @@ from server.engine import ORDERINGS
 from server.engine.orderings import MAX_KEYS
 from server.pages import QR_MAX_AGE
 from server.wire import DEFAULT_SPEED, MAX_BUDGET, MAX_SEED, MAX_SIDE, SPEED_STEPS
+from tests.support.page import limits
 from tests.support.qr import encodes
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -63,12 +64,6 @@ def test_the_page_libraries_are_served_locally(app):
     # Only the packages the page loads: no other file under node_modules.
     assert client.get("/vendor/socket.io-client/package.json").status_code == 404
     assert client.get("/vendor/socket.io/../package.json").status_code == 404
-
-
-def limits(client):
-    """Return the limits and settings the page's script reads from the page."""
-    html = client.get("/").get_data(as_text=True)
-    return json.loads(re.search(r'<script type="application/json" id="limits">(.*?)</script>', html).group(1))
 
 
 def test_the_page_is_given_every_bound_from_the_server_s_own_constants(app):

@@ -1,5 +1,6 @@
 """Driving the page in the browser tests: plain functions that take a Playwright page."""
 
+import json
 import re
 from pathlib import Path
 
@@ -277,3 +278,9 @@ def lead(context, url):
     shown = page.locator("#lead-code")
     expect(shown).to_have_text(re.compile(r"^[A-Z2-9]{7}$"))
     return page, shown.inner_text()
+
+
+def limits(client):
+    """Return the limits and settings the page's script reads from the page (client: Flask's test client)."""
+    html = client.get("/").get_data(as_text=True)
+    return json.loads(re.search(r'<script type="application/json" id="limits">(.*?)</script>', html).group(1))

@@ -14,13 +14,15 @@ function make() {
   const key = crypto.randomUUID();
   worker.onmessage = (event) => {
     const { key: given, ...message } = event.data ?? {};
-    if (given === key) parent.postMessage(message, "*");
+    if (given !== key) return;
+    if (message.type === "snapshot") kit.snapshot = message.bytes; // the next worker starts from it
+    parent.postMessage(message, "*");
   };
   worker.onerror = (event) => {
     event.preventDefault();
     parent.postMessage({ type: "crashed", text: String(event.message) }, "*");
   };
-  worker.postMessage({ type: "load", key, pyodide: kit.pyodide, python: kit.python });
+  worker.postMessage({ type: "load", key, pyodide: kit.pyodide, python: kit.python, snapshot: kit.snapshot });
 }
 
 addEventListener("message", (event) => {

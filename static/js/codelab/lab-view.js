@@ -52,16 +52,20 @@ function keepInSight(els, lit) {
 }
 
 export function createLabView(els, limits) {
-  let shownCode = null, shownLit = -1, shownLanguage = null;
+  let shownCode = null, shownLit = -1, shownLanguage = null, shownOpen = null;
   return {
     render(state, runs) {
       const { lab, settings } = state;
-      els.lab.hidden = !lab.open;
-      els.labOpen.checked = lab.open;
       // While the lab plays the page's runs, the code panel is the student's: the engine's lines
       // are not theirs. Elsewhere (a class, a race), the runs and their code panel are the server's.
       const elsewhere = lab.open ? whyNotHere(state) : null;
-      els.codePanel.hidden = lab.open && !elsewhere;
+      const open = `${lab.open} ${elsewhere}`;
+      if (open !== shownOpen) { // on every frame of a run: only what changed is written
+        els.lab.hidden = !lab.open;
+        els.labOpen.checked = lab.open;
+        els.codePanel.hidden = lab.open && !elsewhere;
+        shownOpen = open;
+      }
       if (!lab.open) return;
       const exercise = exerciseOf(limits, lab.exercise);
       if (shownLanguage !== state.view.language) {

@@ -4,6 +4,7 @@
 // does not fit is dropped, never shown.
 
 const MAX_BATCH = 16384;
+const MAX_SNAPSHOT = 256 * 1024 * 1024; // Python's memory just after its start (about 31 MB)
 const MAX_TEXT = 2000;
 const MAX_LINES = 200;
 const whole = (n, low = 0) => Number.isInteger(n) && n >= low;
@@ -36,6 +37,7 @@ export function fits(message, squares) {
   switch (message.type) {
     case "loaded": return typeof message.ms === "number" && typeof message.canHold === "boolean";
     case "crashed": return text(message.text);
+    case "snapshot": return message.bytes === null || (message.bytes instanceof ArrayBuffer && message.bytes.byteLength <= MAX_SNAPSHOT);
     case "events": return typeof message.id === "string" && Array.isArray(message.events)
       && message.events.length <= MAX_BATCH && message.events.every(codeOn(squares)) && linesOk(message.lines ?? {});
     case "done": return typeof message.id === "string" && resultOk(message.result, squares)

@@ -3,6 +3,9 @@
 // files, the lab's Python, the worker's script: each named by its content, so a second visit
 // takes them from the browser's cache) and hands it over; only the frame's messages are heard.
 
+import { fits } from "./messages.js";
+import { keepSnapshot, snapshotOf } from "./snapshots.js";
+
 const PYODIDE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
 async function bytes(url) {
@@ -13,12 +16,18 @@ async function bytes(url) {
 
 /** Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls). */
 async function gather(urls) {
-  const [worker, python, ...files] = await Promise.all([
+  const [worker, python, snapshot, ...files] = await Promise.all([
     fetch(urls.worker).then((r) => r.text()),
     fetch(urls.python).then((r) => r.json()),
+    snapshotOf(version(urls)),
     ...PYODIDE.map((name) => bytes(urls.pyodide[name])),
   ]);
-  return { worker, python, pyodide: Object.fromEntries(PYODIDE.map((name, i) => [name, files[i]])) };
+  return { worker, python, snapshot, pyodide: Object.fromEntries(PYODIDE.map((name, i) => [name, files[i]])) };
+}
+
+/** Return the version a snapshot of Python's memory belongs to: Pyodide's files' names and the lab's Python's. */
+function version(urls) {
+  return [...PYODIDE.map((name) => urls.pyodide[name]), urls.python].join(" ");
 }
 
 /**
@@ -35,8 +44,12 @@ export function openSandbox(urls, hear, failed) {
   kit.catch(failed);
   addEventListener("message", (event) => {
     if (event.source !== frame.contentWindow || typeof event.data?.type !== "string") return;
-    if (event.data.type === "frame") kit.then((made) => frame.contentWindow.postMessage({ type: "kit", ...made }, "*"));
-    else hear(event.data);
+    const { type } = event.data;
+    // Handed over, not copied: the page keeps none of it.
+    const handOver = (made) => [made.snapshot, ...Object.values(made.pyodide)].filter(Boolean);
+    if (type === "frame") kit.then((made) => frame.contentWindow.postMessage({ type: "kit", ...made }, "*", handOver(made)));
+    else if (type === "snapshot" && fits(event.data, 0)) keepSnapshot(version(urls), event.data.bytes);
+    else if (type !== "snapshot") hear(event.data);
   });
   document.body.append(frame);
   const post = (message) => frame.contentWindow?.postMessage(message, "*");

@@ -32,7 +32,7 @@ function send(message) {
   post({ ...message, key });
 }
 
-async function load({ pyodide: files, python }) {
+async function load({ pyodide: files, python, snapshot }) {
   const began = performance.now();
   const types = { wasm: "application/wasm", mjs: "text/javascript", zip: "application/zip" };
   const urls = {};
@@ -49,19 +49,36 @@ async function load({ pyodide: files, python }) {
   };
   const { loadPyodide } = await import(urls["pyodide.mjs"]);
   const asm = await import(urls["pyodide.asm.mjs"]);
-  pyodide = await loadPyodide({
+  const options = {
     indexURL: "lab:/", createPyodideModule: asm.default, stdLibURL: urls["python_stdlib.zip"],
     lockFileContents: await (await blobFetch(urls["pyodide-lock.json"])).text(),
-  });
+  };
+  // Python's start-up (most of a load's seconds) is skipped with a snapshot of its memory just
+  // after an earlier start, the lab's Python imported, which the page keeps: made here, before
+  // any student's code ran.
+  pyodide = null;
+  if (snapshot) {
+    try {
+      pyodide = await loadPyodide({ ...options, _loadSnapshot: new Uint8Array(snapshot) });
+    } catch {
+      send({ type: "snapshot", bytes: null }); // the page forgets a snapshot that did not load
+    }
+  }
+  if (!pyodide) {
+    pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+    for (const [path, source] of Object.entries(python)) {
+      pyodide.FS.mkdirTree(`/home/pyodide/${path.split("/").slice(0, -1).join("/")}`);
+      pyodide.FS.writeFile(`/home/pyodide/${path}`, source);
+    }
+    pyodide.runPython("import server.lab.runner");
+    const bytes = pyodide.makeMemorySnapshot().slice().buffer; // a copy, its own to hand over
+    post({ type: "snapshot", key, bytes }, [bytes]);
+  }
   for (const url of Object.values(urls)) URL.revokeObjectURL(url);
   const printed = (line) => { output.push(String(line).slice(0, 500)); if (output.length > OUTPUT_LINES) output.shift(); };
   pyodide.setStdout({ batched: printed });
   pyodide.setStderr({ batched: printed });
   self.fetch = () => Promise.reject(new TypeError("The code lab has no network."));
-  for (const [path, source] of Object.entries(python)) {
-    pyodide.FS.mkdirTree(`/home/pyodide/${path.split("/").slice(0, -1).join("/")}`);
-    pyodide.FS.writeFile(`/home/pyodide/${path}`, source);
-  }
   pyodide.runPython(GLUE);
   labRun = pyodide.globals.get("lab_run");
   canHold = typeof WebAssembly.Suspending === "function" && typeof labRun.callPromising === "function";
