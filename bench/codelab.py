@@ -48,6 +48,7 @@ EVENTS = 367_235  # 183,635 visits, 183,599 backtracks and the tour
 GOAL_PYTHON = 0.8  # Pyodide's rate over CPython's on the same code, same run
 GOAL_PAGE = 0.9  # the page playing the lab's run over playing the server's stream
 GOAL_COLD_S, GOAL_CACHED_S = 4.0, 1.0
+GOAL_STOP_MS = 200
 LOADED = "() => knightsTour.store.lab.status === 'ready'"
 
 
@@ -96,6 +97,32 @@ def lab_run(page, code):
     return seconds
 
 
+LOOP = "def main(rows, cols, start):\n    while True:\n        pass\n"
+# Clicks Stop and times, in the page, until the board is idle and until the worker is ended (the
+# lab says Python is loading again: a worker is made in its place).
+STOP = """() => new Promise((done) => {
+  const began = performance.now();
+  let idle = null;
+  document.getElementById('lab-stop').click();
+  const look = () => {
+    if (idle === null && knightsTour.state === 'idle') idle = performance.now() - began;
+    if (knightsTour.store.lab.status === 'loading') done([idle, performance.now() - began]);
+    else requestAnimationFrame(look);
+  };
+  look();
+})"""
+
+
+def stop_run(page):
+    """Run a loop of the student's own, press Stop; return (ms to the board idle, ms to the worker ended)."""
+    page.locator("#lab-code").fill(LOOP)
+    page.locator("#play").click()
+    page.wait_for_function("knightsTour.store.lab.quiet", timeout=10_000)
+    times = page.evaluate(STOP)
+    page.wait_for_function(LOADED, timeout=60_000)
+    return times
+
+
 def server_run(page):
     """Play the server's stream of the same search at Fastest; return seconds in the page."""
     page.locator("#play").click()
@@ -115,6 +142,7 @@ def main(argv=None):
         return 2
     signal.signal(signal.SIGTERM, stop_on_term)
     print(f"The code lab: {BOARD['rows']}x{BOARD['cols']} naive from square 0, {EVENTS:,} events, at Fastest")
+    stops = []
     figures = {
         "cpython": [],
         "cpython_gen": [],
@@ -143,6 +171,7 @@ def main(argv=None):
             figures["lab"].append(lab_run(page, NAIVE))
             figures["cpython_gen"].append(cpython_seconds(GENERATOR))
             figures["lab_gen"].append(lab_run(page, GENERATOR))
+            stops.append(stop_run(page))
             page.get_by_label("Your own Python (the code lab)").uncheck()
             page.locator("#order").select_option("naive")
             figures["server"].append(server_run(page))
@@ -175,6 +204,11 @@ def main(argv=None):
     print(
         f"  the page playing the lab's run over the server's stream: {spread(page_ratio)} "
         f"(goal {GOAL_PAGE}x): {verdict(statistics.median(page_ratio) >= GOAL_PAGE)}"
+    )
+    idle, ended = max(s[0] for s in stops), max(s[1] for s in stops)
+    print(
+        f"  Stop of a loop of the student's own: the board idle in {idle:.0f} ms, the worker ended in "
+        f"{ended:.0f} ms at most (goal {GOAL_STOP_MS} ms): {verdict(ended <= GOAL_STOP_MS)}"
     )
     print(
         f"  Python's first load: cold {best['cold']:.2f} s (goal < {GOAL_COLD_S:g} s): "

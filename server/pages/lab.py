@@ -18,7 +18,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from ..lab.exercises import exercises
+from ..lab.exercises import BOOK, exercises
 
 bp = Blueprint("lab", __name__)
 
@@ -41,6 +41,7 @@ def page_limits(asset):
             "pyodide": {name: asset(f"/vendor/pyodide/{name}") for name in PYODIDE},
         },
         "exercises": exercises(),
+        "code": BOOK,  # where every exercise starts
     }
 
 

@@ -9,7 +9,6 @@ context's cache, and Pyodide loads once per page as a student's would.
 import re
 import socket
 import threading
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -122,6 +121,11 @@ def test_the_page_loads_no_python_until_the_lab_is_opened_from_the_view_menu(bro
         assert "code=book" in page.url
         expect(page.locator("#lab-code")).to_have_value(BOOK)
         expect(page.locator("#code-panel")).to_be_hidden()
+        # An exercise sets up the board it is quick on, and the search's options.
+        page.locator("#lab-exercise").select_option("closed")
+        expect(page.locator("#start")).to_have_value("b6")
+        assert page.evaluate("[knightsTour.store.settings.rows, knightsTour.store.settings.closed]") == [6, True]
+        assert "code=closed" in page.url
         page.get_by_label("Your own Python (the code lab)").uncheck()
         expect(page.locator("#code-panel")).to_be_visible()
         assert "code=" not in page.url
@@ -198,7 +202,7 @@ def test_the_lab_plays_on_with_the_network_gone(lab):
         page.context.set_offline(False)
 
 
-def test_stop_ends_a_loop_of_the_students_own_within_200_ms_and_the_page_answers_throughout(lab):
+def test_stop_ends_a_loop_of_the_students_own_and_the_page_answers_throughout(lab):
     page = lab()
     write(page, "def main(rows, cols, start):\n    while True:\n        pass\n")
     page.locator("#play").click()
@@ -207,10 +211,10 @@ def test_stop_ends_a_loop_of_the_students_own_within_200_ms_and_the_page_answers
     )
     # The page's own frames go on while the student's code loops in its worker.
     assert page.evaluate("() => new Promise((done) => requestAnimationFrame(() => done(true)))")
-    began = time.monotonic()
+    # How soon it stops is bench/codelab.py's to measure (goal 200 ms): here, that it does.
     page.locator("#lab-stop").click()
     page.wait_for_function("() => knightsTour.state === 'idle'")
-    assert time.monotonic() - began < 0.2
+    expect(page.locator("#lab-status")).not_to_have_text(re.compile("still running"))
     # The worker was ended and made again: the next run plays.
     page.wait_for_function(LOADED, timeout=PYTHON_MS)
     write(page, BOOK)

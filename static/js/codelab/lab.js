@@ -66,8 +66,9 @@ export function createLab(store, limits) {
     close() { update({ open: false }); },
     choose(id) {
       const exercise = exerciseOf(limits, id);
-      update({ exercise: exercise.id, code: exercise.code, result: null });
-      store.update({ settings: { closed: exercise.closed, allTours: exercise.allTours } });
+      update({ exercise: exercise.id, code: limits.lab.code, result: null });
+      // An exercise may come with the board it is quick on; the student can change it after.
+      store.update({ settings: { closed: exercise.closed, allTours: exercise.allTours, ...exercise.board } });
     },
     edit(code) { update({ code, result: null }); },
     /** Return how many events came before the first where the student's search parted from the engine's. */
