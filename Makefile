@@ -37,6 +37,7 @@ bench: setup-dev system
 	$(PY) bench/size.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/stream.py
 	CHROMIUM=$(CHROMIUM) $(PY) bench/tree.py
+	CHROMIUM=$(CHROMIUM) $(PY) bench/codelab.py
 	$(PY) bench/classroom.py
 	$(PY) bench/polls.py
 	$(PY) bench/helpers.py

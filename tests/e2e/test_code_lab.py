@@ -124,7 +124,10 @@ def test_the_page_loads_no_python_until_the_lab_is_opened_from_the_view_menu(bro
         # An exercise sets up the board it is quick on, and the search's options.
         page.locator("#lab-exercise").select_option("closed")
         expect(page.locator("#start")).to_have_value("b6")
-        assert page.evaluate("[knightsTour.store.settings.rows, knightsTour.store.settings.closed]") == [6, True]
+        assert page.evaluate("[knightsTour.store.settings.rows, knightsTour.store.settings.closed]") == [
+            6,
+            True,
+        ]
         assert "code=closed" in page.url
         page.get_by_label("Your own Python (the code lab)").uncheck()
         expect(page.locator("#code-panel")).to_be_visible()

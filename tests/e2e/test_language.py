@@ -14,8 +14,16 @@ from server.edge.seats import KEY_FILE, new_key
 from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
+# The code lab's Python (it runs in the page) names its problems by the ids the page shows them by.
+LAB_PYTHON = Path(__file__).resolve().parents[2] / "server" / "lab"
+LAB_PROBLEMS = {
+    why for path in LAB_PYTHON.glob("*.py") for why in re.findall(r'"(lab\.[A-Za-z]+)"', path.read_text())
+}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-ID_LITERAL = re.compile(r"""["']([a-z][a-zA-Z]*\.[a-zA-Z][\w.-]*)["']""")  # such as "status.ready"
+# Such as "status.ready"; a file's name ("pyodide.mjs") is no id.
+ID_LITERAL = re.compile(
+    r"""["']([a-z][a-zA-Z]*\.[a-zA-Z][\w.-]*(?<!\.js)(?<!\.mjs)(?<!\.wasm)(?<!\.zip)(?<!\.json))["']"""
+)
 T_LITERAL = re.compile(r"""\bt\(\s*["']([^"']*)["']""")  # t("...")
 # The ids the scripts build at run time, so that no literal names them: `outcome.found${closed}`,
 # the words of the server's refusal codes and class endings (test_refusal_codes.py checks those
@@ -23,6 +31,7 @@ T_LITERAL = re.compile(r"""\bt\(\s*["']([^"']*)["']""")  # t("...")
 BUILT = re.compile(
     r"outcome\.(found|none|all)(Closed)?|refusal\.[a-z_.]+|class\.ending\.[a-z]+"
     r"|orderKey\.[a-z]+\.(asc|desc|code)|composer\.(flip|raise|remove)(Label)?|strip\.outcome\.[a-z]+"
+    r"|lab\.(exercise|task|order)\.[a-z]+"
 )
 # ASCII words the Chinese page keeps: proper names, file formats, and the names in the Python code.
 KEPT = {
@@ -166,6 +175,7 @@ def test_every_id_in_the_scripts_is_known_and_every_id_is_used(loaded, site):
     sources = {path: path.read_text(encoding="utf-8") for path in scripts}
     named = {id: path.name for path, source in sources.items() for id in ID_LITERAL.findall(source)}
     named |= {id: path.name for path, source in sources.items() for id in T_LITERAL.findall(source)}
+    named |= {id: "server/lab" for id in LAB_PROBLEMS}
     assert {id: where for id, where in named.items() if id not in en} == {}, "ids missing from en.js"
     used = set(named) | {id for id, _ in template_words(loaded)}
     unused = [id for id in en if id not in used and not BUILT.fullmatch(id)]

@@ -2,10 +2,16 @@
 
 /** Listen to the lab's controls; lab: createLab's actions; playback: the page's run actions. */
 export function bindLabInputs(els, lab, playback) {
+  if (!els.labOpen) return; // the embed has no lab
   els.labOpen.addEventListener("change", () => {
     playback.reset();
-    if (els.labOpen.checked) lab.open();
-    else lab.close();
+    if (!els.labOpen.checked) {
+      lab.close();
+      return;
+    }
+    lab.open();
+    // On a phone the lab is far below the View menu: bring it into sight once it is drawn.
+    requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
   });
   els.labExercise.addEventListener("change", () => {
     playback.reset();

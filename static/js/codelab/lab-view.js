@@ -52,6 +52,7 @@ function keepInSight(els, lit) {
 }
 
 export function createLabView(els, limits) {
+  if (!els.lab) return { render() {} }; // the embed has no lab
   let shownCode = null, shownLit = -1, shownLanguage = null, shownOpen = null;
   return {
     render(state, runs) {

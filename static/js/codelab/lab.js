@@ -18,8 +18,9 @@ export function exerciseOf(limits, id) {
 }
 
 /**
- * Return the lab: open(), close(), choose(id), edit(code), stop(), and connect(socket), which
- * wraps the main lane's connection so that a run of the student's code is played from the lab.
+ * Return the lab: open(id), close(), choose(id), edit(code), the facts the page asks of it
+ * (active(), payload(), parting(), waiting()), and connect(socket), which wraps the main lane's
+ * connection so that a run of the student's code is played from the lab.
  */
 export function createLab(store, limits) {
   const update = (patch) => store.update({ lab: patch });

@@ -6,8 +6,6 @@
 import { fits } from "./messages.js";
 import { keepSnapshot, snapshotOf } from "./snapshots.js";
 
-const PYODIDE = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-
 async function bytes(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
@@ -16,18 +14,19 @@ async function bytes(url) {
 
 /** Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls). */
 async function gather(urls) {
+  const names = Object.keys(urls.pyodide); // the server's list of Pyodide's files (pages/lab.py)
   const [worker, python, snapshot, ...files] = await Promise.all([
     fetch(urls.worker).then((r) => r.text()),
     fetch(urls.python).then((r) => r.json()),
     snapshotOf(version(urls)),
-    ...PYODIDE.map((name) => bytes(urls.pyodide[name])),
+    ...names.map((name) => bytes(urls.pyodide[name])),
   ]);
-  return { worker, python, snapshot, pyodide: Object.fromEntries(PYODIDE.map((name, i) => [name, files[i]])) };
+  return { worker, python, snapshot, pyodide: Object.fromEntries(names.map((name, i) => [name, files[i]])) };
 }
 
 /** Return the version a snapshot of Python's memory belongs to: Pyodide's files' names and the lab's Python's. */
 function version(urls) {
-  return [...PYODIDE.map((name) => urls.pyodide[name]), urls.python].join(" ");
+  return [...Object.values(urls.pyodide), urls.python].sort().join(" ");
 }
 
 /**
