@@ -20,6 +20,7 @@ from tests.conftest import new_app
 from tests.support.clients import RecordingClient
 from tests.support.page import FASTEST, READY, rendered
 from tests.support.servers import LiveServer
+from tests.support.waiting import wait_for
 
 LAPTOP = {"width": 1280, "height": 800}
 SIZES = {
@@ -203,6 +204,30 @@ def test_the_lab_plays_on_with_the_network_gone(lab):
         expect(page.locator("#lab-verdict")).to_contain_text("Your search matches")
     finally:
         page.context.set_offline(False)
+
+
+def test_the_lab_stands_aside_in_a_race_and_in_a_class_and_plays_again_after(lab, hall):
+    page = lab()
+    # A race's runs are the server's: the lab says so (its code can still be edited, for later),
+    # and the code panel is the server's search's again.
+    page.get_by_label("Race two orderings").check()
+    expect(page.locator("#lab-status")).to_have_text(re.compile("choose “The knight's tour” under Show"))
+    expect(page.locator("#code-panel")).to_be_visible()
+    page.get_by_label("The knight's tour").check()
+    # Leading a class, the page's runs are the class's: they go to the server, and the students see them.
+    page.get_by_role("button", name="Start a class").click()
+    expect(page.locator("#lab-status")).to_have_text(re.compile("Leave the class to run your code"))
+    page.locator("#play").click()
+    page.wait_for_function("() => knightsTour.model.events > 0")
+    assert wait_for(lambda: hall.active_runs() == 1, 10), "the class's run is not the server's"
+    page.get_by_role("button", name="End class").click()
+    page.locator("#reset").click()
+    expect(page.locator("#lab-status")).to_have_text("Python is ready: Play, Step and Speed run your code.")
+    page.locator("#speed").fill(FASTEST)
+    page.locator("#play").click()
+    page.wait_for_function(ENDED, timeout=60_000)
+    expect(page.locator("#lab-verdict")).to_contain_text("Your search matches")
+    assert wait_for(lambda: hall.active_runs() == 0, 10)
 
 
 def test_stop_ends_a_loop_of_the_students_own_and_the_page_answers_throughout(lab):

@@ -285,7 +285,10 @@ def test_messages_before_the_socketio_connect_close_the_connection(site, connect
     wire.expect(lambda text: text.startswith("0"))  # Engine.IO's open; no Socket.IO connect follows
     start = time.monotonic()
     for _ in range(3):
-        wire.send_text("4ab")  # a message, but no request of a connected client: never counted
+        try:
+            wire.send_text("4ab")  # a message, but no request of a connected client: never counted
+        except ConnectionError:
+            break  # closed already, after an earlier one: a busy machine's client sends slower
     wire.rest()
     closed = time.monotonic() - start
     events, _ = finished(good, watch)
