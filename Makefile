@@ -1,5 +1,6 @@
 # make run: set everything up and start the app.  make test: set everything up and run every test.
-# make test-fast: the engine, the wire and the maps, and the page's node tests: no server, no browser.
+# make test-fast: the engine, the wire, the maps, the code lab's Python, and the page's node tests: no
+# server, no browser.
 # make lint: check the code's style (the Python with ruff, the JavaScript with ESLint).
 # make bench: the benchmarks (docs/benchmarks.md).
 PYTHON ?= python3
@@ -24,7 +25,7 @@ test: setup-dev system
 
 test-fast: setup-dev
 	npm test --silent
-	$(PY) -m pytest -m "not slow" tests/engine tests/server/test_wire.py tests/layout
+	$(PY) -m pytest -m "not slow" tests/engine tests/server/test_wire.py tests/layout tests/codelab
 
 lint: setup-dev
 	$(PY) -m ruff check .

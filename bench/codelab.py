@@ -14,8 +14,8 @@ from common import ROOT
 from pages import HOOK, READ, Served, reset, spread, stop_on_term, verdict
 from playwright.sync_api import sync_playwright
 
-from server.lab.exercises import BOOK
-from server.lab.runner import Run
+from server.codelab.exercises import BOOK
+from server.codelab.runner import Run
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.page import FASTEST, READY, set_board
 

@@ -8,7 +8,7 @@ from .classes import sharing
 from .classes.questions import events as question_events
 from .classes.tournament import events as tournament_events
 from .extension import socketio
-from .pages import lab, rosters
+from .pages import codelab, rosters
 from .runs import events as run_events
 from .runs import registry as runs
 from .runs import strips
@@ -38,7 +38,7 @@ def create_app(config=None):
     app.config.update(config or {})
     app.register_blueprint(pages.bp)
     app.register_blueprint(rosters.bp)
-    app.register_blueprint(lab.bp)
+    app.register_blueprint(codelab.bp)
     assets = pages.assets(app)
     assets.init_app(app)
     runs.init_app(app)

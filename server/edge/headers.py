@@ -5,8 +5,8 @@ from flask import request
 # The routes made for iframes. Every other response refuses frames, so that no site can lay the
 # page under its own buttons (clickjacking) with a class's controls on it.
 FRAMEABLE = {"views.embed"}
-# Routes that send a policy of their own (the code lab's sandbox: pages/lab.py).
-OWN_POLICY = {"lab.sandbox"}
+# Routes that send a policy of their own (the code lab's sandbox: pages/codelab.py).
+OWN_POLICY = {"codelab.sandbox"}
 
 
 def init_app(app):

@@ -40,7 +40,7 @@ from ..wire import (
     MAX_STRIP_SIDE,
     SPEED_STEPS,
 )
-from . import lab
+from . import codelab
 
 bp = Blueprint("views", __name__)
 
@@ -53,7 +53,7 @@ VENDORED = {
     "mediabunny": NODE_MODULES / "mediabunny" / "dist" / "bundles",
     "noble-hashes": NODE_MODULES / "@noble" / "hashes",
     "uqr": NODE_MODULES / "uqr" / "dist",
-    # Python in the browser, for the code lab (lab.py): loaded only when the lab opens.
+    # Python in the browser, for the code lab (codelab.py): loaded only when the lab opens.
     "pyodide": NODE_MODULES / "pyodide",
 }
 # Of a package that ships more than the page loads, the files it may be given.
@@ -64,7 +64,7 @@ VENDORED_FILES = {
     # QR codes, drawn by a sheet of seats (static/js/seats/sheet.js).
     "uqr": {"index.mjs"},
     # Its loader, its runtime and the standard library: enough for pure Python, offline.
-    "pyodide": set(lab.PYODIDE),
+    "pyodide": set(codelab.PYODIDE),
 }
 
 # The modules a page loads (templates name them by their plain URL): each is bundled with what it
@@ -135,8 +135,8 @@ def page_context():
             "maxMarks": MAX_MARKS,
             "maxLabel": MAX_LABEL,
             "maxSeries": MAX_SERIES,
-            # The code lab's files and exercises (lab.py).
-            "lab": lab.page_limits(current_app.jinja_env.globals["asset"]),
+            # The code lab's files and exercises (codelab.py).
+            "lab": codelab.page_limits(current_app.jinja_env.globals["asset"]),
             "classCode": {"alphabet": CODE_ALPHABET, "length": CODE_LENGTH},
             # The class link's address: the page's own when null.
             "joinBase": join_base(),
@@ -237,7 +237,7 @@ def vendored(package, name):
         abort(404)
     if not VENDORED[package].is_dir():
         abort(503, f"The page's library {package} is not installed: run `make run` or `npm ci`.")
-    packed = gzip_ok() and lab.gzipped(VENDORED[package], name, Path(current_app.instance_path) / "gzip")
+    packed = gzip_ok() and codelab.gzipped(VENDORED[package], name, Path(current_app.instance_path) / "gzip")
     if not packed:
         return send_from_directory(VENDORED[package], name)
     response = send_file(

@@ -13,9 +13,9 @@ import threading
 import pytest
 from playwright.sync_api import expect
 
+from server.codelab.exercises import BOOK
 from server.engine import knight_graph, knight_tour
 from server.engine.search import compact
-from server.lab.exercises import BOOK
 from tests.conftest import new_app
 from tests.support.clients import RecordingClient
 from tests.support.page import FASTEST, READY, rendered

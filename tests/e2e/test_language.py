@@ -15,7 +15,7 @@ from tests.support.page import FASTEST, READY, artifact
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
 # The code lab's Python (it runs in the page) names its problems by the ids the page shows them by.
-LAB_PYTHON = Path(__file__).resolve().parents[2] / "server" / "lab"
+LAB_PYTHON = Path(__file__).resolve().parents[2] / "server" / "codelab"
 LAB_PROBLEMS = {
     why for path in LAB_PYTHON.glob("*.py") for why in re.findall(r'"(lab\.[A-Za-z]+)"', path.read_text())
 }
@@ -175,7 +175,7 @@ def test_every_id_in_the_scripts_is_known_and_every_id_is_used(loaded, site):
     sources = {path: path.read_text(encoding="utf-8") for path in scripts}
     named = {id: path.name for path, source in sources.items() for id in ID_LITERAL.findall(source)}
     named |= {id: path.name for path, source in sources.items() for id in T_LITERAL.findall(source)}
-    named |= {id: "server/lab" for id in LAB_PROBLEMS}
+    named |= {id: "server/codelab" for id in LAB_PROBLEMS}
     assert {id: where for id, where in named.items() if id not in en} == {}, "ids missing from en.js"
     used = set(named) | {id for id, _ in template_words(loaded)}
     unused = [id for id in en if id not in used and not BUILT.fullmatch(id)]

@@ -1,4 +1,4 @@
-// The page's side of the code lab's sandbox: a frame with no origin of its own (pages/lab.py) in
+// The page's side of the code lab's sandbox: a frame with no origin of its own (pages/codelab.py) in
 // which a worker runs the student's Python. The page fetches what the worker needs (Pyodide's
 // files, the lab's Python, the worker's script: each named by its content, so a second visit
 // takes them from the browser's cache) and hands it over; only the frame's messages are heard.
@@ -14,7 +14,7 @@ async function bytes(url) {
 
 /** Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls). */
 async function gather(urls) {
-  const names = Object.keys(urls.pyodide); // the server's list of Pyodide's files (pages/lab.py)
+  const names = Object.keys(urls.pyodide); // the server's list of Pyodide's files (pages/codelab.py)
   const [worker, python, snapshot, ...files] = await Promise.all([
     fetch(urls.worker).then((r) => r.text()),
     fetch(urls.python).then((r) => r.json()),

@@ -70,7 +70,7 @@ async function load({ pyodide: files, python, snapshot }) {
       pyodide.FS.mkdirTree(`/home/pyodide/${path.split("/").slice(0, -1).join("/")}`);
       pyodide.FS.writeFile(`/home/pyodide/${path}`, source);
     }
-    pyodide.runPython("import server.lab.runner");
+    pyodide.runPython("import server.codelab.runner");
     const bytes = pyodide.makeMemorySnapshot().slice().buffer; // a copy, its own to hand over
     post({ type: "snapshot", key, bytes }, [bytes]);
   }
@@ -90,7 +90,7 @@ async function load({ pyodide: files, python, snapshot }) {
 const GLUE = `
 import js
 from pyodide.ffi import run_sync, to_js
-from server.lab.runner import Run
+from server.codelab.runner import Run
 
 def lab_run(code, rows, cols, start, order, closed, all_tours, batch, hand):
     def handed(codes, lines):

@@ -6,10 +6,10 @@ from itertools import zip_longest
 
 import pytest
 
+from server.codelab.exercises import BOOK, EXERCISES, exercises
+from server.codelab.runner import Run
 from server.engine import knight_graph, knight_tour
 from server.engine.search import compact
-from server.lab.exercises import BOOK, EXERCISES, exercises
-from server.lab.runner import Run
 from tests.textbook import trace as textbook_trace
 
 
@@ -263,7 +263,7 @@ def test_a_deep_recursion_is_said_to_be_the_recursion():
 
 
 def test_a_host_that_wants_no_more_events_halts_the_search_and_the_hook_is_let_go():
-    from server.lab import book
+    from server.codelab import book
 
     result, handed = play(BOOK, order="moves", batch=0)
     assert result["problem"]["why"] == "lab.halted" and handed == engine(5, 5, 0, "moves")[: len(handed)]

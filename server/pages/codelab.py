@@ -18,14 +18,14 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request
 
-from ..lab.exercises import BOOK, exercises
+from ..codelab.exercises import BOOK, exercises
 
-bp = Blueprint("lab", __name__)
+bp = Blueprint("codelab", __name__)
 
 SERVER = Path(__file__).resolve().parents[1]
 # The Python the lab runs beside the student's code: the engine (the reference it is compared
-# with, the server's own) and the lab's runner (server/lab).
-PYTHON = ("engine", "lab")
+# with, the server's own) and the lab's runner (server/codelab).
+PYTHON = ("engine", "codelab")
 FRAME_SCRIPT = "js/codelab/frame.js"
 # Pyodide's files the worker loads: its loader, its runtime and the standard library.
 PYODIDE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")

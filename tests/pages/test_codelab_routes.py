@@ -7,8 +7,8 @@ import hashlib
 import re
 from pathlib import Path
 
-from server.lab.exercises import BOOK, EXERCISES
-from server.pages.lab import PYODIDE
+from server.codelab.exercises import BOOK, EXERCISES
+from server.pages.codelab import PYODIDE
 from tests.support.page import limits
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
@@ -45,7 +45,7 @@ def test_the_lab_runs_the_servers_own_engine_and_is_kept_under_its_contents_name
     response = client.get(urls["python"])
     assert response.cache_control.immutable and response.cache_control.max_age == 365 * 24 * 3600
     sources = response.get_json()
-    for package in ("engine", "lab"):
+    for package in ("engine", "codelab"):
         for path in (SERVER / package).glob("*.py"):
             assert sources[f"server/{package}/{path.name}"] == path.read_text()
     assert client.get(urls["python"].replace("?v=", "?v=0")).status_code == 404
