@@ -10,7 +10,7 @@ import { fits } from "./messages.js";
 const TICK_MS = 100; // how often events go to the page at speeds above 10 a second
 // A run left while it searches is told to stop; a worker that has not stopped by then (the
 // student's code is in a loop of its own, with no event) is ended and made again.
-const LEAVE_MS = 150;
+const LEAVE_MS = 100;
 
 let runs = 0;
 
