@@ -50,7 +50,11 @@ export function createLabRun(sandbox, lab) {
 
   /** Leave the run under way: told to stop, its worker ended if it does not within LEAVE_MS. */
   function leave() {
-    if (!run || run.result || leaving) return;
+    if (!run || run.result) return;
+    if (leaving) { // the run was never sent, waiting for another to stop: it is dropped unbegun
+      next = null;
+      return;
+    }
     sandbox.post({ type: "abandon" });
     leaving = { id: run.id, timer: setTimeout(() => freed(true), LEAVE_MS) };
   }
@@ -102,9 +106,12 @@ export function createLabRun(sandbox, lab) {
       timer = setTimeout(tick, 1000 / speed);
       return;
     }
-    const due = speed === 0 ? Infinity : Math.max(1, Math.round((speed * TICK_MS) / 1000));
-    release(due);
-    timer = setTimeout(tick, speed === 0 ? 0 : TICK_MS);
+    if (speed === 0) {
+      release(Infinity); // and each batch as it comes (heard): nothing to wait for here
+      return;
+    }
+    release(Math.max(1, Math.round((speed * TICK_MS) / 1000)));
+    timer = setTimeout(tick, TICK_MS);
   }
 
   function play() {
