@@ -1,16 +1,11 @@
 """Frames: the embed's route and options, the headers that let it (and nothing else) be framed."""
 
-import json
 import re
 
 import pytest
 
 from server import __main__ as cli
-
-
-def limits(html):
-    """Return the limits and options the page's script reads from the page."""
-    return json.loads(re.search(r'<script type="application/json" id="limits">(.*?)</script>', html).group(1))
+from tests.support.page import limits_in
 
 
 def test_the_page_and_every_other_response_refuse_frames(app):
@@ -59,7 +54,7 @@ def options(controls="minimal", panels=(), autoplay=False, loop=False, language=
 def test_the_embed_takes_its_options_from_its_address(app, query, expected):
     options = expected
     html = app.test_client().get(f"/embed?{query}").get_data(as_text=True)
-    assert limits(html)["embed"] == options
+    assert limits_in(html)["embed"] == options
     assert f'data-embed="{options["controls"]}"' in html
     for panel in ("code", "stack", "chart"):
         section = re.search(rf'<section data-panel="{panel}"[^>]*>', html).group(0)
@@ -71,7 +66,7 @@ def test_the_embed_takes_its_options_from_its_address(app, query, expected):
 
 def test_the_page_is_no_embed(app):
     html = app.test_client().get("/?controls=none").get_data(as_text=True)
-    assert limits(html)["embed"] is None
+    assert limits_in(html)["embed"] is None
     assert "data-embed" not in html and 'id="open-full"' not in html
     assert 'id="embed-code"' in html
 

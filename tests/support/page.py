@@ -280,7 +280,11 @@ def lead(context, url):
     return page, shown.inner_text()
 
 
-def limits(client):
-    """Return the limits and settings the page's script reads from the page (client: Flask's test client)."""
-    html = client.get("/").get_data(as_text=True)
+def limits_in(html):
+    """Return the limits and settings the page's script reads from a page's HTML."""
     return json.loads(re.search(r'<script type="application/json" id="limits">(.*?)</script>', html).group(1))
+
+
+def limits(client):
+    """Return the limits and settings the page (/) gives its script (client: Flask's test client)."""
+    return limits_in(client.get("/").get_data(as_text=True))

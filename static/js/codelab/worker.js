@@ -24,6 +24,7 @@ let queue = Promise.resolve();
 const OUTPUT_LINES = 200;
 let output = [];
 let unacked = 0;
+let unheld = 0; // the events of the run under way, where the search cannot be held
 let batch = 256;
 let ready = Promise.reject(new Error("Python was not loaded."));
 ready.catch(() => {});
@@ -104,13 +105,17 @@ function hand(codes, lines) {
   if (current === null) return 0; // abandoned: the search stops at once
   send({ type: "events", id: current, events: codes, lines });
   unacked += 1;
-  if (!canHold) return hand.total = (hand.total ?? 0) + codes.length, hand.total >= UNHELD_CAP ? 0 : batch;
+  if (!canHold) {
+    unheld += codes.length;
+    return unheld >= UNHELD_CAP ? 0 : batch;
+  }
   if (unacked < WINDOW) return batch;
   return new Promise((resolve) => { resume = (size = batch) => resolve(size); });
 }
 
 async function run({ id, code, rows, cols, start, order, closed, allTours }) {
   unacked = 0;
+  unheld = 0;
   current = id;
   output = [];
   const args = [code, rows, cols, start, order, closed, allTours, batch, hand];
