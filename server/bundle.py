@@ -29,6 +29,7 @@ OPTIONS = (
     "--format=esm",
     "--splitting",  # a module only imported when used (import()) becomes a chunk of its own
     "--minify",
+    "--charset=utf8",  # the Chinese words as UTF-8 (3 bytes a character), not \u escapes (6)
     "--sourcemap",
     "--external:/vendor/*",
     "--entry-names=[dir]/[name]-[hash]",

@@ -1,7 +1,6 @@
 """HTTP routes: the page, its embeddable board, the QR code of a class's link, and the browser's libraries."""
 
 import io
-import mimetypes
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -15,11 +14,9 @@ from flask import (
     make_response,
     render_template,
     request,
-    send_file,
-    send_from_directory,
 )
 
-from ..assets import Assets
+from ..assets import Assets, send_packed
 from ..classes.mirror import MAX_LABEL, MAX_MARKS
 from ..classes.questions.checks import MAX_SERIES
 from ..classes.registry import classes
@@ -237,23 +234,7 @@ def vendored(package, name):
         abort(404)
     if not VENDORED[package].is_dir():
         abort(503, f"The page's library {package} is not installed: run `make run` or `npm ci`.")
-    packed = gzip_ok() and codelab.gzipped(VENDORED[package], name, Path(current_app.instance_path) / "gzip")
-    if not packed:
-        return send_from_directory(VENDORED[package], name)
-    response = send_file(
-        packed,
-        mimetype=mimetypes.guess_type(name)[0] or "application/octet-stream",
-        conditional=True,
-        etag=False,
-    )
-    response.headers["Content-Encoding"] = "gzip"
-    response.vary.add("Accept-Encoding")
-    return response
-
-
-def gzip_ok():
-    """Tell whether the browser takes gzipped answers."""
-    return "gzip" in request.headers.get("Accept-Encoding", "")
+    return send_packed(VENDORED[package], name)
 
 
 @lru_cache(maxsize=512)  # a class's, which every presenter view asks for

@@ -8,11 +8,8 @@ worker's script) as messages.
 """
 
 import base64
-import gzip
 import hashlib
 import json
-import os
-import shutil
 from functools import cache
 from pathlib import Path
 
@@ -81,28 +78,6 @@ def frame(static_folder):
         )
     )
     return page, policy
-
-
-# Pyodide's files a browser takes gzipped, where the hall's Wi-Fi carries each phone's copy: the
-# WebAssembly shrinks from 9.6 MB to 3.6 MB (the standard library is a zip already).
-GZIPPED = ("pyodide.asm.wasm", "pyodide.asm.mjs")
-
-
-def gzipped(folder, name, cache):
-    """Return the path of a gzipped copy of folder/name, made once into cache (named by the
-    file's size and time, so an upgraded package gets a new copy), or None for a file not gzipped."""
-    if name not in GZIPPED:
-        return None
-    source = Path(folder) / name
-    stat = source.stat()
-    made = Path(cache) / f"{name}.{stat.st_size}.{stat.st_mtime_ns}.gz"
-    if not made.exists():
-        made.parent.mkdir(parents=True, exist_ok=True)
-        partial = made.with_name(f"{made.name}.{os.getpid()}.part")
-        with source.open("rb") as raw, gzip.open(partial, "wb", compresslevel=6) as out:
-            shutil.copyfileobj(raw, out)
-        partial.replace(made)  # whole or not at all: another process may be making it too
-    return made
 
 
 @bp.get("/lab/sandbox")

@@ -1,5 +1,6 @@
 """The page's routes: the page with the server's own options, class links' QR codes, the Socket.IO client."""
 
+import gzip
 import hashlib
 import json
 import re
@@ -161,6 +162,10 @@ def test_each_of_the_pages_files_is_named_by_its_content_and_kept_by_browsers_fo
         assert hashlib.sha256(response.data).hexdigest().startswith(version), f"{url}: not its content"
         cache = response.cache_control
         assert cache.max_age == 365 * 24 * 3600 and cache.immutable and not cache.no_cache, url
+        packed = client.get(url, headers={"Accept-Encoding": "gzip"})  # a small one comes as it is
+        unpacked = gzip.decompress(packed.data) if packed.content_encoding else packed.data
+        assert unpacked == response.data, url
+        assert packed.content_encoding == "gzip" or len(response.data) < 1024 or url.endswith(".zip"), url
         # Its plain name, or a name of other content, is asked again every time, as before.
         for other in (path, f"{path}?v=000000000000"):
             again = client.get(other).cache_control
@@ -183,6 +188,11 @@ def test_the_page_loads_its_modules_bundled_and_each_file_of_the_bundle_is_kept_
         assert response.status_code == 200 and response.mimetype == "text/javascript", url
         cache = response.cache_control
         assert cache.max_age == 365 * 24 * 3600 and cache.immutable and not cache.no_cache, url
+        assert response.headers.get("Content-Encoding") is None and "Accept-Encoding" in response.vary
+        # A browser that takes gzip is given the same file gzipped, with the same name and life.
+        packed = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+        assert packed.headers["Content-Encoding"] == "gzip" and packed.cache_control.immutable, url
+        assert gzip.decompress(packed.data) == response.data and len(packed.data) < len(response.data), url
         for chunk in re.findall(r'from"(\./[^"]+)"|import\("(\./[^"]+)"\)', response.get_data(as_text=True)):
             name = str(Path(url).parent / (chunk[0] or chunk[1]).removeprefix("./"))
             if name not in seen:
@@ -190,5 +200,12 @@ def test_the_page_loads_its_modules_bundled_and_each_file_of_the_bundle_is_kept_
     source = client.get(entries[0]).get_data(as_text=True)
     # The modules are in it (a word of the page's and a library import left to the import map).
     assert "Knight" in source and "/vendor/socket.io/socket.io.esm.min.js" in source
+    # The code lab's run and sandbox are chunks of their own, loaded when the lab opens: the page
+    # without the lab does not load them.
+    lab = {Path(name).name for name in seen if re.search(r"/chunks/(lab-run|sandbox)-", name)}
+    imported = {Path(name).name for name in re.findall(r'(?:from|import)"(\./[^"]+)"', source)}
+    assert len(lab) == 2 and not lab & imported, (sorted(seen), sorted(imported))
+    # The Chinese words are in the bundle as UTF-8, not as \u escapes twice their size.
+    assert "\\u5468" not in source.lower() and "周游" in source
     assert client.get("/bundle/app-AAAAAAAA.js").status_code == 404
     assert client.get("/bundle/../server/__init__.py").status_code == 404

@@ -1,8 +1,7 @@
 // The code lab's state and actions: the student's code and exercise, the sandbox that runs it
-// (made the first time the lab opens: a page without the lab loads none of Python), and what
-// its last run said. The runs themselves go through the main lane, as the server's do.
-import { createLabRun } from "./lab-run.js";
-import { openSandbox } from "./sandbox.js";
+// (made the first time the lab opens: a page without the lab loads none of Python, nor the lab's
+// run and sandbox, a chunk of their own), and what its last run said. The runs themselves go
+// through the main lane, as the server's do.
 import { labPlays } from "./where.js";
 
 // status: closed (never opened), loading (Python is on its way), ready, failed (text says why).
@@ -39,28 +38,37 @@ export function createLab(store, limits) {
     problem: (text) => { clearTimeout(quiet); update({ status: "failed", text, quiet: false }); },
   };
 
-  let sandbox = null;
-  /** Return the sandbox, opening it (and so loading Python) the first time. */
-  function sandboxed() {
-    if (!sandbox) {
-      update({ status: "loading" });
-      sandbox = openSandbox(limits.lab.urls, (message) => source.heard(message),
-        (error) => update({ status: "failed", text: String(error?.message ?? error) }));
-    }
-    return sandbox;
+  let handlers = {}; // the main lane's, for the run source once it is made
+  let source = null; // the run source, once the lab's modules are loaded
+  let made = null; // the promise of it
+  const failed = (error) => update({ status: "failed", text: String(error?.message ?? error) });
+  /** Return the promise of the run source, loading the lab's modules and opening its sandbox the first time. */
+  function sourced() {
+    if (made) return made;
+    update({ status: "loading" });
+    made = Promise.all([import("./lab-run.js"), import("./sandbox.js")]).then(([{ createLabRun }, { openSandbox }]) => {
+      const sandbox = openSandbox(limits.lab.urls, (message) => source.heard(message), failed);
+      source = createLabRun({
+        post: sandbox.post,
+        // The worker is ended, and made again with Python loaded afresh.
+        restart: () => { update({ status: "loading" }); sandbox.restart(); },
+      }, news);
+      source.listen(handlers);
+      return source;
+    });
+    made.catch((error) => { made = null; failed(error); }); // opened again, it tries again
+    return made;
   }
-  const source = createLabRun({
-    post: (message) => sandboxed().post(message),
-    // The worker is ended, and made again with Python loaded afresh.
-    restart: () => { update({ status: "loading" }); sandboxed().restart(); },
-  }, news);
+  /** Ask the run source, once there is one (a lab that could not be loaded says so, and refuses). */
+  const ask = (event, payload) => (source ? source.request(event, payload)
+    : sourced().then((it) => it.request(event, payload), () => ({ ok: false })));
 
   return {
     /** Open the lab, on exercise id (the last one chosen, when not given). */
     open(id = null) {
       const lab = store.state.lab;
       const exercise = exerciseOf(limits, id ?? lab.exercise);
-      sandboxed();
+      sourced();
       if (id !== null || !lab.code) this.choose(exercise.id);
       update({ open: true });
     },
@@ -77,7 +85,7 @@ export function createLab(store, limits) {
     /** Tell whether the page's runs are the lab's. */
     active: () => labPlays(store.state),
     /** Return how many of the student's events wait to be shown (for the tests: bounded). */
-    waiting: () => source.waiting(),
+    waiting: () => source?.waiting() ?? 0,
     /** Return the settings of a run of the student's code (payload: the page's own for a run). */
     payload(common) {
       const { lab } = store.state;
@@ -91,18 +99,20 @@ export function createLab(store, limits) {
       let local = false;
       return {
         ...socket,
-        listen(handlers) {
-          socket.listen(handlers);
-          source.listen(handlers);
+        listen(more) {
+          socket.listen(more);
+          handlers = { ...handlers, ...more };
+          source?.listen(more);
         },
         request(event, payload) {
           if (event === "start") {
             const wanted = typeof payload?.code === "string";
             // The run replaced is ended where it was, the server's or the lab's.
-            if (wanted !== local) (local ? source : socket).request("stop");
+            if (wanted !== local && local) ask("stop");
+            else if (wanted !== local) socket.request("stop");
             local = wanted;
           }
-          if (local && RUN_EVENTS.has(event)) return source.request(event, payload);
+          if (local && RUN_EVENTS.has(event)) return ask(event, payload);
           return socket.request(event, payload);
         },
       };
