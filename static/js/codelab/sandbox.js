@@ -12,16 +12,31 @@ async function bytes(url) {
   return response.arrayBuffer();
 }
 
-/** Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls). */
-async function gather(urls) {
-  const names = Object.keys(urls.pyodide); // the server's list of Pyodide's files (pages/codelab.py)
-  const [worker, python, snapshot, ...files] = await Promise.all([
+// Pyodide's large files, handed over after the rest: the worker starts, and reads Pyodide's
+// modules, while these are still being read from the browser's cache and copied to the frame.
+const LARGE = new Set(["pyodide.asm.wasm", "python_stdlib.zip"]);
+
+/** Resolve with {name: bytes} of those of Pyodide's files (urls.pyodide: the server's list) wanted. */
+async function files(urls, wanted) {
+  const names = Object.keys(urls.pyodide).filter(wanted); // pages/codelab.py's list
+  const read = await Promise.all(names.map((name) => bytes(urls.pyodide[name])));
+  return Object.fromEntries(names.map((name, i) => [name, read[i]]));
+}
+
+/**
+ * Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls), in two parts:
+ * {first: the worker's script, the lab's Python and Pyodide's smaller files; then: its large files
+ * and the snapshot of Python's memory kept from an earlier visit, or null}.
+ */
+function gather(urls) {
+  const first = Promise.all([
     fetch(urls.worker).then((r) => r.text()),
     fetch(urls.python).then((r) => r.json()),
-    snapshotOf(version(urls)),
-    ...names.map((name) => bytes(urls.pyodide[name])),
-  ]);
-  return { worker, python, snapshot, pyodide: Object.fromEntries(names.map((name, i) => [name, files[i]])) };
+    files(urls, (name) => !LARGE.has(name)),
+  ]).then(([worker, python, pyodide]) => ({ worker, python, pyodide }));
+  const then = Promise.all([files(urls, (name) => LARGE.has(name)), snapshotOf(version(urls))])
+    .then(([pyodide, snapshot]) => ({ pyodide, snapshot }));
+  return { first, then };
 }
 
 /** Return the version a snapshot of Python's memory belongs to: Pyodide's files' names and the lab's Python's. */
@@ -40,13 +55,18 @@ export function openSandbox(urls, hear, failed) {
   frame.setAttribute("aria-hidden", "true");
   frame.src = urls.frame;
   const kit = gather(urls);
-  kit.catch(failed);
+  kit.first.catch(failed);
+  kit.then.catch(failed);
+  // Handed over, not copied: the page keeps none of it.
+  const handOver = (part) => [part.snapshot, ...Object.values(part.pyodide)].filter(Boolean);
+  const send = (type, part) => frame.contentWindow.postMessage({ type, ...part }, "*", handOver(part));
   addEventListener("message", (event) => {
     if (event.source !== frame.contentWindow || typeof event.data?.type !== "string") return;
     const { type } = event.data;
-    // Handed over, not copied: the page keeps none of it.
-    const handOver = (made) => [made.snapshot, ...Object.values(made.pyodide)].filter(Boolean);
-    if (type === "frame") kit.then((made) => frame.contentWindow.postMessage({ type: "kit", ...made }, "*", handOver(made)));
+    if (type === "frame") {
+      kit.first.then((part) => { send("kit", part); return kit.then; })
+        .then((part) => send("kit-rest", part), () => {}); // a failure is told once, above
+    }
     else if (type === "snapshot" && fits(event.data, 0)) keepSnapshot(version(urls), event.data.bytes);
     else if (type !== "snapshot") hear(event.data);
   });

@@ -33,13 +33,20 @@ function send(message) {
   post({ ...message, key });
 }
 
-async function load({ pyodide: files, python, snapshot }) {
+// Pyodide's large files and the snapshot, which come after the rest: resolved by their message.
+let rested = null;
+const rest = new Promise((resolve) => { rested = resolve; });
+
+async function load({ pyodide: files, python }) {
   const began = performance.now();
   const types = { wasm: "application/wasm", mjs: "text/javascript", zip: "application/zip" };
   const urls = {};
-  for (const [name, bytes] of Object.entries(files)) {
-    urls[name] = URL.createObjectURL(new Blob([bytes], { type: types[name.split(".").pop()] ?? "" }));
-  }
+  const blobs = (named) => {
+    for (const [name, bytes] of Object.entries(named)) {
+      urls[name] = URL.createObjectURL(new Blob([bytes], { type: types[name.split(".").pop()] ?? "" }));
+    }
+  };
+  blobs(files);
   // Pyodide fetches its files by name; each is already here, as a blob. Nothing else can be
   // fetched: the frame's policy allows no connection, and after loading fetch is gone.
   const blobFetch = self.fetch.bind(self);
@@ -48,8 +55,10 @@ async function load({ pyodide: files, python, snapshot }) {
     const name = text.startsWith("blob:") ? null : text.split("/").pop();
     return blobFetch(name ? urls[name] : text);
   };
-  const { loadPyodide } = await import(urls["pyodide.mjs"]);
-  const asm = await import(urls["pyodide.asm.mjs"]);
+  const [{ loadPyodide }, asm] = await Promise.all([import(urls["pyodide.mjs"]), import(urls["pyodide.asm.mjs"])]);
+  const { pyodide: large, snapshot } = await rest;
+  rested = null;
+  blobs(large);
   const options = {
     indexURL: "lab:/", createPyodideModule: asm.default, stdLibURL: urls["python_stdlib.zip"],
     lockFileContents: await (await blobFetch(urls["pyodide-lock.json"])).text(),
@@ -144,6 +153,8 @@ self.onmessage = ({ data }) => {
     key = data.key;
     ready = load(data);
     ready.catch((error) => send({ type: "crashed", text: String(error?.message ?? error) }));
+  } else if (data?.type === "rest" && rested) {
+    rested(data); // once, while Python loads: never after a student's code could send one
   } else if (data?.type === "run") {
     batch = data.batch ?? batch;
     // One run at a time: one left is still stopping when the next may arrive.
