@@ -190,8 +190,8 @@ def test_a_student_s_board_holds_still_through_a_question_and_marks_the_answer(i
     events = step_events(page, 2)
     expect(page.locator("#poll-why")).to_be_hidden()
     # The key under the board names Warnsdorff's rule only for an ordering that follows it.
-    expect(page.locator("#hint-key")).to_have_text(
-        "3Dashed box: a move still to try. Big number: its onward moves. #n: its turn."
+    expect(page.locator("#hint-key-text")).to_have_text(
+        "Dashed box: a move still to try. Big number: its onward moves. #n: its turn."
     )
     student.wait_for_function(f"() => knightsTour.model.events === {events}")
     before = student.locator("#board").bounding_box()

@@ -1,9 +1,9 @@
 """The crossings of a lesson: every state a lesson reaches, every action a user takes there.
 
-Each cell brings an instructor at projector size and one student following into a state, takes
-one action, and checks that no refusal or error the user did not cause shows, that the Play
-button agrees with the status line (a greyed Ask says why), and that the instructor's board keeps
-its box (within 4 px) unless the action is one that may move it.
+Each cell brings an instructor at projector size and one student following on a laptop into a
+state, takes one action, and checks that no refusal or error the user did not cause shows, that
+the Play button agrees with the status line (a greyed Ask says why), and that the instructor's
+board and the student's keep their boxes (within 4 px) unless the action is one that may move them.
 
 The table shares one server, and the instructor's page and the student's, each in a browser of its
 own whose cache makes a cell's page loads quick; each cell loads them, starts a class of its own
@@ -24,7 +24,8 @@ from tests.support.servers import LiveServer
 from tests.support.waiting import wait_for
 
 SLACK = 4  # pixels the board's box may move by
-PROJECTOR = {"width": 1920, "height": 1080}
+PROJECTOR = {"width": 1920, "height": 1080}  # the instructor's
+LAPTOP = {"width": 1280, "height": 800}  # each student's
 LESSON = "/?rows=5&cols=5&start=a5&order=naive&speed=1"
 SIZE = "() => [knightsTour.model.rows, knightsTour.model.cols]"
 
@@ -46,7 +47,7 @@ class Watched:
     """A page kept for the whole table, in a browser of its own, whose errors go to the cell's list."""
 
     def __init__(self, browser, who):
-        self.context = browser.new_context(viewport=PROJECTOR)
+        self.context = browser.new_context(viewport=PROJECTOR if who == "instructor" else LAPTOP)
         self.page = self.context.new_page()
         self.problems = []
         self.page.on("pageerror", lambda exc: self.problems.append(f"{who} page error: {exc.stack}"))
