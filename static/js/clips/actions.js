@@ -29,8 +29,10 @@ export function initialClip() {
 /** Return the clip actions on store and runs: choose(patch), make(), cancel(). */
 export function createClips(store, runs) {
   let making = null; // the AbortController of the clip being made
-  // The encoder is asked once, at once: where it takes a codec, the clip is encoded, not recorded.
-  const asked = encodedType().catch(() => null).then((video) => {
+  // The encoder is asked once, as soon as the page is drawn (asking costs a page's load some
+  // milliseconds): where it takes a codec, the clip is encoded, not recorded.
+  const idle = new Promise((resolve) => (window.requestIdleCallback ?? setTimeout)(resolve));
+  const asked = idle.then(encodedType).catch(() => null).then((video) => {
     if (!video) return;
     store.update(({ clip }) => ({ clip: { video: { by: "encoder", ...video }, format: clip.video ? clip.format : "video" } }));
   });
