@@ -25,7 +25,7 @@ async function files(urls, wanted) {
 
 /**
  * Fetch what the sandbox's worker needs, from the URLs the page's limits give (urls), in two parts:
- * {first: the worker's script, the lab's Python and Pyodide's smaller files; then: its large files
+ * {first: the worker's script, the lab's Python and Pyodide's smaller files; rest: its large files
  * and the snapshot of Python's memory kept from an earlier visit, or null}.
  */
 function gather(urls) {
@@ -34,9 +34,9 @@ function gather(urls) {
     fetch(urls.python).then((r) => r.json()),
     files(urls, (name) => !LARGE.has(name)),
   ]).then(([worker, python, pyodide]) => ({ worker, python, pyodide }));
-  const then = Promise.all([files(urls, (name) => LARGE.has(name)), snapshotOf(version(urls))])
+  const rest = Promise.all([files(urls, (name) => LARGE.has(name)), snapshotOf(version(urls))])
     .then(([pyodide, snapshot]) => ({ pyodide, snapshot }));
-  return { first, then };
+  return { first, rest };
 }
 
 /** Return the version a snapshot of Python's memory belongs to: Pyodide's files' names and the lab's Python's. */
@@ -56,7 +56,7 @@ export function openSandbox(urls, hear, failed) {
   frame.src = urls.frame;
   const kit = gather(urls);
   kit.first.catch(failed);
-  kit.then.catch(failed);
+  kit.rest.catch(failed);
   // Handed over, not copied: the page keeps none of it.
   const handOver = (part) => [part.snapshot, ...Object.values(part.pyodide)].filter(Boolean);
   const send = (type, part) => frame.contentWindow.postMessage({ type, ...part }, "*", handOver(part));
@@ -64,7 +64,7 @@ export function openSandbox(urls, hear, failed) {
     if (event.source !== frame.contentWindow || typeof event.data?.type !== "string") return;
     const { type } = event.data;
     if (type === "frame") {
-      kit.first.then((part) => { send("kit", part); return kit.then; })
+      kit.first.then((part) => { send("kit", part); return kit.rest; })
         .then((part) => send("kit-rest", part), () => {}); // a failure is told once, above
     }
     else if (type === "snapshot" && fits(event.data, 0)) keepSnapshot(version(urls), event.data.bytes);
