@@ -13,6 +13,7 @@ from server.edge.guard import HANDSHAKE_BURST, MADE_ROOM, MADE_ROOM_SHARE, SEAT_
 from server.edge.pacing import ADDRESS_BURST, ADDRESS_RATE
 from server.edge.seats import COOKIE as SEAT_COOKIE
 from server.edge.seats import PER_SEAT
+from server.runs.player import WINDOW
 from tests.support.hostile import Streaming, Watch, a_badge, carrying, finished, instructor
 from tests.support.waiting import wait_for
 from tests.support.wire import POLICY_VIOLATION, POLLING, Wire, answers, asks, closing, served, tcp
@@ -211,7 +212,11 @@ def test_a_page_flood_from_the_class_address_is_served_at_its_pace_and_holds_up_
         "neighbour": ("127.0.0.9", "/ HTTP/1.1"),
     }
 
+    burst = []  # when the flood's first answer came, and when its burst's last had
+
     def ask_meanwhile(count):
+        if not burst or (count > ADDRESS_BURST and len(burst) == 1):
+            burst.append(time.monotonic())
         if count > ADDRESS_BURST and not others:
             for name, (address, line) in asked.items():
                 others[name] = sock = opened(tcp(site.port, address))
@@ -226,7 +231,14 @@ def test_a_page_flood_from_the_class_address_is_served_at_its_pace_and_holds_up_
     assert {
         name: got[sock].status if sock in got else None for name, sock in others.items()
     } == dict.fromkeys(asked, 200)
+    # The class's stream went on while the burst was served, not only after it: beyond the WINDOW
+    # batches that may have been on their way as it began.
+    during = [at for at, event, _ in good.client.stamped() if event == "events" and burst[0] < at < burst[1]]
+    assert len(during) > WINDOW, (
+        f"the good run stood still for the flood's burst ({burst[1] - burst[0]:.1f} s)"
+    )
     events, _ = finished(good, watch)
+    print(f"  the good client got {len(during)} batches during the burst's {burst[1] - burst[0]:.1f} s;")
     print(f"  {len(statuses):,} requests in {seconds:.1f} s from one address; meanwhile", end=" ")
     print(", ".join(f"{name} {got[sock].seconds * 1000:.0f} ms" for name, sock in others.items()), end="; ")
     print(f"the good client got {events:,} events")
