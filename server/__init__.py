@@ -5,6 +5,7 @@ from flask import Flask
 from . import classes, connection, edge, message_queue, pages
 from .classes import events as class_events
 from .classes import sharing
+from .classes.exercise import events as exercise_events
 from .classes.questions import events as question_events
 from .classes.tournament import events as tournament_events
 from .extension import socketio
@@ -16,7 +17,7 @@ from .runs import strips
 __all__ = ["create_app", "socketio"]
 
 # Imported for their handlers, which importing them registers on socketio.
-HANDLERS = (connection, class_events, question_events, run_events, strips, tournament_events)
+HANDLERS = (connection, class_events, question_events, run_events, strips, tournament_events, exercise_events)
 
 
 def create_app(config=None):

@@ -3,12 +3,14 @@ tournament.
 
 Each feature keeps its part of a class in a slot of its own, made with the class by the factory
 the feature gives at init_app: the mirror of the instructor's view (mirror.py), a race's other
-board (relay.py), the questions (questions/) and the tournament (tournament/). The handlers of
-each (events.py, questions/events.py, tournament/events.py) import none of the others'; what
+board (relay.py), the questions (questions/), the tournament (tournament/) and the code exercise
+(exercise/). The handlers of each (events.py, questions/events.py, tournament/events.py,
+exercise/events.py) import none of the others'; what
 they share lives below them (roles.py, throttle.py, sessions.py, registry.py).
 """
 
 from . import mirror, registry, relay, seams
+from .exercise import slot as exercise
 from .questions import slot as questions
 from .tournament import slot as tournament
 
@@ -18,6 +20,7 @@ SLOTS = (
     (relay.SECOND, relay.Lane),
     (questions.NAME, questions.Questions),
     (tournament.NAME, tournament.Contest),
+    (exercise.NAME, exercise.Exercise),
 )
 
 

@@ -111,6 +111,9 @@ class NoDirectory:
     def enter(self, code, voter, order, name, title=None):
         pass
 
+    def verdict(self, code, voter, verdict):
+        pass
+
 
 class RedisDirectory:
     """The directory shared by processes through Redis: class codes, welcome requests and answers."""
@@ -231,19 +234,27 @@ class RedisDirectory:
         message = {"code": code, "voter": voter, "order": order, "name": name, "title": title}
         self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
 
-    def serve(self, welcome, subscribed, sleep, vote=None, taken=None, enter=None):
-        """Answer welcome requests, count answers, take entries and let go of classes another
-        process took, for ever; call subscribed() each time the subscription starts."""
+    def verdict(self, code, voter, verdict):
+        """Pass a student's verdict on a class's code exercise on to the class's owner."""
+        message = {"code": code, "voter": voter, "verdict": verdict}
+        self._ask(lambda: self.redis.publish(CHANNEL, json.dumps(message)))
+
+    def serve(self, welcome, subscribed, sleep, vote=None, taken=None, enter=None, verdict=None):
+        """Answer welcome requests, count answers, take entries and verdicts and let go of classes
+        another process took, for ever; call subscribed() each time the subscription starts."""
         vote = vote or (lambda code, voter, id, square, sure, round: None)
         taken = taken or (lambda code: None)
         enter = enter or (lambda code, voter, order, name, title: None)
-        handlers = welcome, vote, taken, enter
+        verdict = verdict or (lambda code, voter, verdict: None)
+        handlers = welcome, vote, taken, enter, verdict
         for message in subscription(lambda: self.redis, CHANNEL, sleep, subscribed):
             _safely(lambda data=message["data"]: self._dispatch(json.loads(data), *handlers))
 
-    def _dispatch(self, request, welcome, vote, taken, enter):
+    def _dispatch(self, request, welcome, vote, taken, enter, verdict):
         # An answer names its voter; a welcome request, as before answers were passed on, does not.
-        if "order" in request:  # an entry: a voter's too
+        if "verdict" in request:  # a verdict on a code exercise: a voter's too
+            verdict(request["code"], request["voter"], request["verdict"])
+        elif "order" in request:  # an entry: a voter's too
             enter(request["code"], request["voter"], request["order"], request["name"], request.get("title"))
         elif "voter" in request:
             vote(

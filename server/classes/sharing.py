@@ -14,7 +14,8 @@
 - A process learns a class's open question from what its owner sends the room (poll_opened,
   poll_revealed, poll_closed, and the question in a class_state), checks its own students'
   answers against it, and passes them on to the owner, which counts each voter once. A
-  student's entry in a class's tournament is checked and passed on the same way.
+  student's entry in a class's tournament, and a verdict on its code exercise, are checked and
+  passed on the same way.
 """
 
 import logging
@@ -24,6 +25,8 @@ from contextlib import suppress
 from ..extension import socketio
 from .directory import Unavailable
 from .events import ended, hand_off, welcome_from_here
+from .exercise import slot as exercises
+from .exercise.events import record_remote
 from .questions.events import count_remote
 from .questions.slot import book
 from .registry import classes, directory
@@ -56,6 +59,7 @@ def start(app, queue):
         ),
         let_go,
         lambda code, voter, order, name, title: _enter_remote(app, registry, code, voter, order, name, title),
+        lambda code, voter, verdict: record_remote(registry, code, voter, verdict),
     )
     socketio.start_background_task(_beat, registry, shared, app.config["CLASS_HEARTBEAT_SECONDS"], let_go)
 
@@ -97,7 +101,8 @@ def _put_back(registry, shared, let_go):
 
 
 ROOM = "class:"  # the start of a class's room's name: see ClassSession.room
-HEARD = ("started", "poll_opened", "poll_stage", "poll_revealed", "poll_closed")  # sent to a room: no code
+# Sent to a room: no code.
+HEARD = ("started", "poll_opened", "poll_stage", "poll_revealed", "poll_closed", *exercises.HEARD)
 
 
 def _heard(registry, event, payload, room):
@@ -122,6 +127,7 @@ def _heard(registry, event, payload, room):
             elif event == "class_state":  # or one page here
                 klass.unwelcomed.discard(room)
             book(klass).heard(event, payload)
+            exercises.exercise(klass).heard(event, payload)
 
 
 def _beat(registry, shared, every, let_go):

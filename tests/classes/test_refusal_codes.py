@@ -7,7 +7,7 @@ from pathlib import Path
 from server.classes.events import ENDINGS
 
 ROOT = Path(__file__).resolve().parents[2]
-CODE = re.compile(r'"((?:request|server|run|class|question|tournament|strip|badge)\.[a-z_]+)"')
+CODE = re.compile(r'"((?:request|server|run|class|question|tournament|strip|badge|exercise)\.[a-z_]+)"')
 LANGUAGES = ("en", "zh")
 
 

@@ -1,0 +1,88 @@
+"""Socket.IO handlers of a class's code exercise: the instructor opens and closes it; each
+student's page runs the student's own code in their browser and sends only its verdict."""
+
+from flask import request
+
+from ...extension import socketio
+from ...replies import answered
+from ..directory import Unavailable
+from ..registry import classes, directory
+from ..roles import followed, led
+from .checks import check_opening, check_verdict
+from .slot import exercise
+
+
+def _number(data):
+    number = data.get("id") if isinstance(data, dict) else None
+    if type(number) is not int or number < 1:
+        raise ValueError("id must be an exercise's number")
+    return number
+
+
+@socketio.on("exercise_open")
+@answered
+def on_exercise_open(data=None):
+    """The instructor's page asks the class for a code exercise on a board (in place of any open)."""
+    klass = led()
+    opening = check_opening(data)
+    with klass.lock:
+        held = exercise(klass)
+        opened = held.begin(*opening)
+        socketio.emit("exercise_opened", opened, to=klass.room)
+        count = held.count()
+    return {"exercise": opened, **count}
+
+
+@socketio.on("exercise_close")
+@answered
+def on_exercise_close(data=None):
+    """The instructor's page closes the exercise: the students' pages send no more verdicts."""
+    klass = led()
+    number = _number(data)
+    with klass.lock:
+        exercise(klass).end(number)
+        socketio.emit("exercise_closed", {"id": number}, to=klass.room)
+    return {"id": number}
+
+
+@socketio.on("exercise_verdict")
+@answered
+def on_exercise_verdict(data=None):
+    """A student's page sends what its student's code did on the exercise: matched the engine's
+    search, or where it first parted from it, or why it stopped."""
+    klass = followed()
+    voter = classes().voter_of(request.sid)
+    with klass.lock:
+        held = exercise(klass)
+        opened = held.open_one(_number(data))
+        verdict = check_verdict(data, opened["rows"] * opened["cols"])
+        held.take_turn(voter)
+        if not klass.remote:
+            held.record(voter, verdict)
+    if klass.remote:
+        # Checked and paced here, kept by the class's owner.
+        try:
+            directory().verdict(klass.code, voter, verdict)
+        except Unavailable:
+            with klass.lock:
+                held.give_back(voter)  # so that the page may send it again
+            raise
+    else:
+        held.tally.poke()
+    return {"id": verdict["id"]}
+
+
+def record_remote(registry, code, voter, verdict):
+    """Keep a verdict a student sent through another process (checked there)."""
+    klass = registry.owned(code)
+    if klass is None or not isinstance(voter, str) or not isinstance(verdict, dict):
+        return
+    with klass.lock:
+        held = exercise(klass)
+        try:
+            opened = held.open_one(verdict.get("id"))
+            kept = held.record(voter, check_verdict(verdict, opened["rows"] * opened["cols"]))
+        except ValueError:
+            return  # for an exercise closed meanwhile
+    if kept:
+        held.tally.poke()
