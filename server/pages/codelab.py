@@ -15,6 +15,7 @@ from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, request
 
+from ..classes.exercise.checks import VERDICT_EVERY
 from ..codelab.exercises import BOOK, exercises
 
 bp = Blueprint("codelab", __name__)
@@ -39,6 +40,7 @@ def page_limits(asset):
         },
         "exercises": exercises(),
         "code": BOOK,  # where every exercise starts
+        "verdictEvery": VERDICT_EVERY,  # seconds between two verdicts a page sends on a class's exercise
     }
 
 

@@ -11,6 +11,8 @@ import { placeQuestion } from "./class/question-place.js";
 import { createClips, initialClip } from "./clips/actions.js";
 import { createClipView } from "./clips/clip-view.js";
 import { NO_LAB, createLab } from "./codelab/lab.js";
+import { NO_EXERCISE, createExercise } from "./class/exercise.js";
+import { createExerciseView } from "./class/exercise-view.js";
 import { bindLabInputs } from "./codelab/lab-inputs.js";
 import { createLabView } from "./codelab/lab-view.js";
 import { connectAfter, unanswered } from "./connection.js";
@@ -90,8 +92,10 @@ const store = new Store({
   strip: NO_STRIP, // the orderings tried on many boards: see lab/strip.js
   tournament: NO_TOURNAMENT, // the class's tournament of orderings: see lab/tournament.js
   lab: NO_LAB, // the student's own code, run in their browser: see codelab/lab.js
+  exercise: NO_EXERCISE, // the class's code exercise: see class/exercise.js
 }, frameGap);
-const codeLab = createLab(store, limits);
+let exercise; // made with the main lane's connection, below; the lab tells it each check's result
+const codeLab = createLab(store, limits, (result) => exercise.checked(result));
 
 const runs = {
   main: null,
@@ -130,11 +134,12 @@ runs.second = makeLane();
 playback = createPlayback(store, runs, codeLab);
 polls = createPolls(store, runs, () => classroom.backToLive());
 const tournament = createTournament(store, runs.main.server);
-classroom = createClassroom(store, runs, playback, limits, polls, tournament);
+exercise = createExercise(store, runs.main.server, limits);
+classroom = createClassroom(store, runs, playback, limits, polls, tournament, exercise);
 predictor = createPredictor(store, runs, playback);
 // The class's news and its questions' come on the main connection, straight to their handlers.
 const strip = createStrip(store, runs.main.server);
-runs.main.server.listen({ ...classroom.news, ...polls.news, ...strip.news, ...tournament.news });
+runs.main.server.listen({ ...classroom.news, ...polls.news, ...strip.news, ...tournament.news, ...exercise.news });
 publishView(store, runs);
 const clips = createClips(store, runs);
 const composer = createComposer(store, playback);
@@ -144,7 +149,7 @@ const counters = createCountersView(els);
 const views = [createControlsView(els, limits), createComposerView(els), createStatusView(els), boards, counters,
   createLessonView(els), createClassView(els), createOfflineView(els), createPredictView(els), createPollView(els),
   createClipView(els), createEmbedView(els, limits.joinBase ?? location.origin), createStripView(els, limits),
-  createTournamentView(els, limits), createLabView(els, limits)];
+  createTournamentView(els, limits), createLabView(els, limits), createExerciseView(els, limits)];
 // While the search runs, its clock ticks on the counters four times a second, the page rendering
 // only when something changes: a render of the whole page every frame, for the clock's last
 // digit, laid out and painted the page and its canvases sixty times a second.
@@ -173,8 +178,8 @@ function applyLanguage() {
 store.addEventListener("change", applyLanguage);
 
 bindInputs(els, store, runs,
-  { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament });
-bindLabInputs(els, codeLab, playback);
+  { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament, exercise });
+bindLabInputs(els, codeLab, playback, exercise);
 const enabled = (name) => controls(store.state, runs)[name].enabled;
 const speedBy = (by) => () => {
   const steps = limits.speeds, at = steps.indexOf(store.state.settings.speed);

@@ -135,6 +135,18 @@ export function answersOf(lane, state) {
   return null;
 }
 
+/**
+ * Return the class's code exercise over the instructor's board, while it is open on a board of
+ * the lane's size: heat's counts ([square, count]) of the squares where students' searches went
+ * when they first parted from the textbook's.
+ */
+export function exerciseAnswers(lane, state) {
+  const { open, tally } = state.exercise;
+  if (state.klass.role !== "instructor" || !open || !tally?.heat.length || tally.id !== open.id) return null;
+  if (lane.model.rows !== open.rows || lane.model.cols !== open.cols) return null;
+  return { heat: tally.heat, right: -1, chosen: null };
+}
+
 /** Return the lanes whose trees the tree panel draws: both of a race's, on one scale; else the main. */
 export function treeLanes(state, runs) {
   return state.settings.mode === "race" ? [runs.main, runs.second] : [runs.main];

@@ -122,8 +122,7 @@ def test_a_students_turn_comes_back_after_verdict_every_seconds_or_when_its_verd
     held.take_turn("a", now=100.0 + VERDICT_EVERY + 0.01)
 
 
-# connect comes first so that its clients close after the processes have stopped.
-def test_a_verdict_sent_through_another_process_is_paced_there_and_tallied_by_the_owner(connect, clusters):
+def test_a_verdict_sent_through_another_process_is_paced_there_and_tallied_by_the_owner(clusters, connect):
     cluster = clusters(2)
     first, second = cluster.apps  # the class is the first's
     teacher, there = connect(first.url), connect(second.url)

@@ -2,44 +2,21 @@
 languages: no violation of the WCAG 2.1 A and AA rules.
 
 axe-core comes from npm (package.json's devDependencies, pinned) and is put into the page by the
-test alone: the app never serves it. No rule is excepted; one that had to be would be named here
-with its reason.
+test alone (tests/support/axe.py): the app never serves it.
 """
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from server.classes.registry import classes
+from tests.support.axe import clean, violations
 from tests.support.page import FASTEST, FOLLOWING, end_class, open_tournament, start_class, step_events
 from tests.support.waiting import wait_for
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-EXCEPTED = {}  # rule id -> why it is excepted (none)
 SIZES = {"phone": {"width": 390, "height": 844}, "projector": {"width": 1920, "height": 1080}}
 CASES = [(size, language) for size in SIZES for language in ("en", "zh")]
-
-
-def violations(page):
-    """Return axe-core's violations of the WCAG 2.1 A and AA rules on the page as it is now."""
-    if not page.evaluate("() => 'axe' in window"):
-        page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
-    found = page.evaluate(
-        """async (tags) => (await axe.run(document, { runOnly: { type: 'tag', values: tags } })).violations
-             .map((v) => ({ rule: v.id, help: v.help, where: v.nodes.map((n) => n.target.join(' ')) }))""",
-        RULES,
-    )
-    return [each for each in found if each["rule"] not in EXCEPTED]
-
-
-def clean(page, state):
-    """Check that a state of the page has no violation, naming the state and each one found."""
-    found = violations(page)
-    assert found == [], f"{state}: " + json.dumps(found, ensure_ascii=False, indent=1)
 
 
 def finish(page):

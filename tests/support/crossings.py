@@ -164,6 +164,12 @@ def tournament_open(lesson):
     expect(lesson.student.locator("#tournament")).to_have_attribute("open", "")
 
 
+def exercise_asked(lesson):
+    """Ask the class for a code exercise, until the student's page shows it."""
+    lesson.teacher.locator("#exercise-ask").click()
+    expect(lesson.student.locator("#exercise-follow")).to_be_visible()
+
+
 def presenter(lesson):
     """Turn presenter view on."""
     lesson.teacher.get_by_role("button", name="Presenter view").click()
@@ -204,6 +210,7 @@ STATES = {
         question_revealed,
         question_mirrored,
         tournament_open,
+        exercise_asked,
         presenter,
         presenter_question,
         student_reviewing,
@@ -271,6 +278,11 @@ def act_ask(lesson):
     return click_if_enabled(lesson.teacher.locator("#poll-ask"))
 
 
+def act_exercise(lesson):
+    """Ask the class for a code exercise (afresh, when one is open)."""
+    return click_if_enabled(lesson.teacher.locator("#exercise-ask"))
+
+
 def act_race(lesson):
     """Switch the lesson to the race."""
     radio = lesson.teacher.locator("#mode input[value=race]")
@@ -324,6 +336,7 @@ ACTIONS = {
     "speed": (act_speed, False),
     "order": (act_order, False),
     "ask": (act_ask, False),
+    "exercise": (act_exercise, False),
     "race": (act_race, True),
     "presenter": (act_presenter, True),
     "advance": (act_advance, False),
@@ -349,6 +362,7 @@ EXCLUDED = {
             "skipping",
             "predict_waiting",
             "tournament_open",
+            "exercise_asked",
             "presenter",
             "student_reviewing",
         )

@@ -30,9 +30,9 @@ const KEEP_TOKEN = new Set(["refusal.class.unavailable", "refusal.request.too_ma
 
 /**
  * Return the class actions on store, runs and the playback (for the runs a class replaces); the
- * class's questions (polls) and tournament are told as the page joins, leads and leaves.
+ * class's questions (polls), tournament and code exercise are told as the page joins, leads and leaves.
  */
-export function createClassroom(store, runs, playback, limits, polls, tournament) {
+export function createClassroom(store, runs, playback, limits, polls, tournament, exercise) {
   const state = () => store.state;
   const stored = () => {
     try { return JSON.parse(recall(STORED) ?? "null"); } catch { return null; }
@@ -51,6 +51,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     remember(STORED, JSON.stringify({ code: answer.code, token: answer.token }));
     remember(DISPLACED, null, "session");
     tournament.forget();
+    exercise.forget();
     setClass({ role: "instructor", code: answer.code, ticket: answer.ticket, led: true, students: answer.students ?? 0 },
       { id: "class.opened" });
     claimSecond();
@@ -72,6 +73,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
       playback.reattached(answer);
       polls.restored(answer);
       tournament.claimed(answer);
+      exercise.take(answer.exercise);
       claimSecond();
     } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer).id)) {
       // Only a refusal of the token itself drops it: the others are tried again on the next connection.
@@ -104,6 +106,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     if (!again) {
       polls.forget();
       tournament.forget();
+      exercise.forget();
     }
     // The ticket of the last join lets the page wait for its class, should the server have
     // restarted; its voter pass keeps its answer to the question open.
@@ -133,6 +136,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     setClass({ role: "left", code }, { id: "class.left", params: { code } });
     polls.forget();
     tournament.forget();
+    exercise.forget();
     playback.showIdle();
   }
 
@@ -142,6 +146,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     remember(STORED, null);
     polls.forget();
     tournament.forget();
+    exercise.forget();
     setClass({ role: "none", code: null, presenter: false }, { id: "class.ended" });
   }
 
@@ -203,6 +208,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     polls.restored(classNews);
     if (classNews.tournament) tournament.take(classNews.tournament);
     else tournament.forget(true);
+    exercise.take(classNews.exercise);
   }
 
   /** Take the instructor's view (unless the student is reviewing on their own). */
@@ -275,6 +281,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
     if (was === "instructor") remember(STORED, null);
     polls.forget();
     tournament.forget();
+    exercise.forget();
     // Why it ended in the page's words (by its key), or in the server's for a key the page does not know.
     const reason = `class.ending.${ended.why}`;
     setClass({ role: "none", code: null, presenter: false }, {

@@ -1,7 +1,10 @@
 // The code lab's inputs: opening it, the exercise, the student's typing, Stop.
 
-/** Listen to the lab's controls; lab: createLab's actions; playback: the page's run actions. */
-export function bindLabInputs(els, lab, playback) {
+/**
+ * Listen to the lab's controls; lab: createLab's actions; playback: the page's run actions;
+ * exercise: the class's code exercise (its board is where Check searches).
+ */
+export function bindLabInputs(els, lab, playback, exercise) {
   if (!els.labOpen) return; // the embed has no lab
   els.labOpen.addEventListener("change", () => {
     playback.reset();
@@ -33,6 +36,17 @@ export function bindLabInputs(els, lab, playback) {
     }
     escaped = false;
   });
-  els.labStop.addEventListener("click", playback.reset);
+  els.labStop.addEventListener("click", () => (els.labCheck.hidden ? playback.reset() : lab.uncheck()));
   els.labParting.addEventListener("click", () => playback.seek(lab.parting()));
+  // A class's student opens the lab on the exercise their instructor asked for.
+  els.exerciseGo.addEventListener("click", () => {
+    const open = exercise.open();
+    if (!open) return;
+    lab.take(open.exercise);
+    requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
+  });
+  els.labCheck.addEventListener("click", () => {
+    const open = exercise.open();
+    if (open) lab.check({ rows: open.rows, cols: open.cols, start: open.start });
+  });
 }

@@ -23,7 +23,7 @@ export function batchFor(speed) {
 
 /**
  * Return a run source over sandbox ({post(message), restart()}, its messages given to heard()).
- * lab: the lab's own news: loaded(), lines(lines), done(result), problem(text).
+ * lab: the lab's own news: loaded(), lines(lines), done(result), checked(result), problem(text).
  */
 export function createLabRun(sandbox, lab) {
   let news = {};
@@ -33,6 +33,7 @@ export function createLabRun(sandbox, lab) {
   let timer = null;
   let leaving = null; // {id, timer}: a run left, waited for to stop
   let next = null; // the run message to send once the worker is free
+  let checking = null; // {id, squares}: a check of the student's code, searched off the board
 
   /** Send the worker a run once it has no other (a run left may still be stopping). */
   function begin(message) {
@@ -48,6 +49,12 @@ export function createLabRun(sandbox, lab) {
     next = null;
   }
 
+  /** Tell the worker to stop the run id; end it if it has not within LEAVE_MS. */
+  function abandon(id) {
+    sandbox.post({ type: "abandon" });
+    leaving = { id, timer: setTimeout(() => freed(true), LEAVE_MS) };
+  }
+
   /** Leave the run under way: told to stop, its worker ended if it does not within LEAVE_MS. */
   function leave() {
     if (!run || run.result) return;
@@ -55,8 +62,7 @@ export function createLabRun(sandbox, lab) {
       next = null;
       return;
     }
-    sandbox.post({ type: "abandon" });
-    leaving = { id: run.id, timer: setTimeout(() => freed(true), LEAVE_MS) };
+    abandon(run.id);
   }
 
   const emit = (event, payload) => news[event]?.(payload);
@@ -160,7 +166,33 @@ export function createLabRun(sandbox, lab) {
       run = null;
       return { ok: true };
     },
+    /** Search the student's code to its end off the board (a class's exercise): only its result counts. */
+    check(settings) {
+      if (checking || leaving || (run && !run.result)) return { ok: false };
+      runs += 1;
+      checking = { id: `check-${runs}`, squares: settings.rows * settings.cols };
+      begin({ type: "run", id: checking.id, code: settings.code, rows: settings.rows, cols: settings.cols,
+        start: settings.start, order: settings.order, closed: Boolean(settings.closed),
+        allTours: Boolean(settings.all_tours), batch: batchFor(0) });
+      return { ok: true, run: checking.id };
+    },
+    uncheck() {
+      if (checking) abandon(checking.id);
+      checking = null;
+      return { ok: true };
+    },
   };
+
+  /** Take a message of the check under way: each batch acknowledged at once, its result kept. */
+  function checked(message) {
+    if (!fits(message, checking.squares)) return;
+    if (message.type === "events") sandbox.post({ type: "ack", batch: batchFor(0) });
+    else if (message.type === "crashed") { checking = null; lab.problem(message.text); }
+    else if (message.type === "done" && message.result) {
+      checking = null;
+      lab.checked({ ...message.result, output: Array.isArray(message.output) ? message.output.map(String) : [] });
+    }
+  }
 
   /** Take a message of the worker's (one that does not fit its type is dropped: messages.js). */
   function heard(message) {
@@ -169,6 +201,7 @@ export function createLabRun(sandbox, lab) {
       freed(false); // the run left has stopped: the worker is free, with Python still loaded
       return;
     }
+    if (checking && message.id === checking.id) { checked(message); return; }
     if (!fits(message, r?.squares ?? 0)) return;
     if (message.type === "loaded") { lab.loaded(message); return; }
     if (message.type === "crashed" && (!message.id || message.id === r?.id)) { lab.problem(message.text); return; }

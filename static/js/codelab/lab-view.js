@@ -15,6 +15,9 @@ function eventWords(code, rows, cols) {
     : t("lab.event.backtrack", { square: squareName(-code - 1, rows, cols) });
 }
 
+/** Return the words of a board: "5x5 from a5". */
+export const boardWords = ({ rows, cols, start }) => t("exercise.board", { rows, cols, square: squareName(start, rows, cols) });
+
 /** Return what the lab says of its last run's end, from its result. */
 export function verdictOf(result, exercise, rows, cols) {
   const order = t(`lab.order.${exercise.id}`);
@@ -60,6 +63,8 @@ export function createLabView(els, limits) {
       // While the lab plays the page's runs, the code panel is the student's: the engine's lines
       // are not theirs. Elsewhere (a class, a race), the runs and their code panel are the server's.
       const elsewhere = lab.open ? whyNotHere(state) : null;
+      // A class's student checks their code on the class's exercise, off the board.
+      const exercising = state.klass.role === "student" ? state.exercise.open : null;
       const open = `${lab.open} ${elsewhere}`;
       if (open !== shownOpen) { // on every frame of a run: only what changed is written
         els.lab.hidden = !lab.open;
@@ -86,20 +91,25 @@ export function createLabView(els, limits) {
         shownLit = lit;
         keepInSight(els, lit);
       }
-      els.labStop.disabled = !running;
+      els.labStop.disabled = !running && !lab.checking;
       els.labExercise.disabled = Boolean(elsewhere);
-      const status = elsewhere ? t(elsewhere)
+      els.labCheck.hidden = !exercising;
+      els.labCheck.disabled = lab.checking || lab.status === "failed";
+      const board = exercising ?? settings;
+      const status = lab.checking ? t("lab.checking", { board: boardWords(board) })
+        : exercising && lab.status !== "failed" ? t(lab.status === "loading" ? "lab.loading" : "lab.exerciseHere")
+        : elsewhere ? t(elsewhere)
         : lab.status === "loading" ? t("lab.loading")
         : lab.status === "failed" ? t("lab.failed", { text: lab.text ?? "" })
           : running && lab.quiet && state.run.status === "playing" ? t("lab.quiet", { s: 2 })
             : running ? t("lab.readOnly")
               : lab.status === "ready" ? t(lab.canHold ? "lab.ready" : "lab.unheld") : "";
       setText(els.labStatus, status);
-      const verdict = lab.result ? verdictOf(lab.result, exercise, settings.rows, settings.cols) : null;
+      const verdict = lab.result ? verdictOf(lab.result, exercise, board.rows, board.cols) : null;
       setText(els.labVerdict, verdict?.text ?? "");
       // Where the two searches part: the board as it was just before, to see both moves from there.
       const parting = lab.result?.differs?.[0];
-      els.labParting.hidden = !Number.isInteger(parting) || parting > runs.main.timeline.head;
+      els.labParting.hidden = Boolean(exercising) || !Number.isInteger(parting) || parting > runs.main.timeline.head;
       if (!els.labParting.hidden) setText(els.labParting, t("lab.parting", { at: parting + 1 }));
       els.labVerdict.className = `lab-verdict${verdict ? (verdict.ok ? " ok" : " differs") : ""}`;
       const printed = lab.result?.output ?? [];

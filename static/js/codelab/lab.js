@@ -5,8 +5,9 @@
 import { labPlays } from "./where.js";
 
 // status: closed (never opened), loading (Python is on its way), ready, failed (text says why).
+// checking: a check of the code (a class's exercise) is under way, off the board.
 export const NO_LAB = { open: false, exercise: null, code: "", status: "closed", text: null, loadedMs: null,
-  canHold: true, lines: {}, result: null, quiet: false };
+  canHold: true, lines: {}, result: null, quiet: false, checking: false };
 // A search with no event for this long is said to be running without a move.
 const QUIET_MS = 2000;
 const RUN_EVENTS = new Set(["start", "pause", "resume", "step", "speed", "skip", "stop"]);
@@ -17,11 +18,12 @@ export function exerciseOf(limits, id) {
 }
 
 /**
- * Return the lab: open(id), close(), choose(id), edit(code), the facts the page asks of it
- * (active(), payload(), parting(), waiting()), and connect(socket), which wraps the main lane's
- * connection so that a run of the student's code is played from the lab.
+ * Return the lab: open(id), close(), choose(id), edit(code), check(board) and uncheck() (a class's
+ * exercise: checked(result) is told each check's result), the facts the page asks of it (active(),
+ * payload(), parting(), waiting()), and connect(socket), which wraps the main lane's connection so
+ * that a run of the student's code is played from the lab.
  */
-export function createLab(store, limits) {
+export function createLab(store, limits, checked = () => {}) {
   const update = (patch) => store.update({ lab: patch });
   let quiet = null;
 
@@ -35,7 +37,8 @@ export function createLab(store, limits) {
     loaded: ({ ms, canHold }) => update({ status: "ready", loadedMs: ms, canHold }),
     lines: (lines) => { heardAt(); if (JSON.stringify(lines) !== JSON.stringify(store.state.lab.lines)) update({ lines }); },
     done: (result) => { clearTimeout(quiet); update({ result, quiet: false }); },
-    problem: (text) => { clearTimeout(quiet); update({ status: "failed", text, quiet: false }); },
+    checked: (result) => { update({ result, checking: false }); checked(result); },
+    problem: (text) => { clearTimeout(quiet); update({ status: "failed", text, quiet: false, checking: false }); },
   };
 
   let handlers = {}; // the main lane's, for the run source once it is made
@@ -76,9 +79,29 @@ export function createLab(store, limits) {
     choose(id) {
       const exercise = exerciseOf(limits, id);
       update({ exercise: exercise.id, code: limits.lab.code, result: null });
-      // An exercise may come with the board it is quick on; the student can change it after.
-      store.update({ settings: { closed: exercise.closed, allTours: exercise.allTours, ...exercise.board } });
+      // An exercise may come with the board it is quick on; the student can change it after. A
+      // class's student keeps the class's board: their exercise's is the instructor's.
+      if (store.state.klass.role !== "student") {
+        store.update({ settings: { closed: exercise.closed, allTours: exercise.allTours, ...exercise.board } });
+      }
     },
+    /** Open the lab on a class's exercise id, keeping the code the student has written. */
+    take(id) {
+      sourced();
+      const { lab } = store.state;
+      const exercise = exerciseOf(limits, id);
+      if (!lab.code) this.choose(exercise.id);
+      update({ open: true, exercise: exercise.id, result: lab.exercise === exercise.id ? lab.result : null });
+    },
+    /** Search the student's code on board ({rows, cols, start}) off the board, for its verdict. */
+    check(board) {
+      const { lab } = store.state;
+      const exercise = exerciseOf(limits, lab.exercise);
+      update({ checking: true, result: null });
+      ask("check", { ...board, code: lab.code, order: exercise.order, closed: exercise.closed, all_tours: exercise.allTours })
+        .then((answer) => answer.ok || update({ checking: false }));
+    },
+    uncheck() { update({ checking: false }); ask("uncheck"); },
     edit(code) { update({ code, result: null }); },
     /** Return how many events came before the first where the student's search parted from the engine's. */
     parting: () => store.state.lab.result?.differs?.[0] ?? 0,

@@ -12,7 +12,7 @@ import { bindTreeInputs } from "../tree/inputs.js";
  * composer, strip, tournament}.
  */
 export function bindInputs(els, store, runs, actions) {
-  const { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament } = actions;
+  const { playback, classroom, boards, limits, predictor, polls, clips, composer, strip, tournament, exercise } = actions;
   const on = (el, type, handler) => el.addEventListener(type, handler);
   const click = (el, handler) => on(el, "click", handler);
   const setView = (patch) => store.update({ view: patch });
@@ -125,6 +125,10 @@ export function bindInputs(els, store, runs, actions) {
     budget: fitted(els.tournamentBudget, "tournament.budget", 1, limits.maxStripBudget, sayRules) }));
   on(els.tournamentStart, "change", () => tournament.setup({ start: els.tournamentStart.value }));
   on(els.tournamentSeats, "change", () => tournament.setup({ seats: els.tournamentSeats.checked }));
+  on(els.exerciseChoice, "change", () => exercise.choose(els.exerciseChoice.value));
+  click(els.exerciseAsk, exercise.ask);
+  click(els.exerciseClose, exercise.close);
+  click(els.exerciseResults, exercise.results);
   click(els.tournamentOpen, tournament.open);
   click(els.tournamentClose, tournament.close);
   click(els.tournamentCsv, () => tournament.download(t("tournament.anonymous")));

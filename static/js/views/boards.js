@@ -4,7 +4,7 @@ import { nextMoves } from "../lesson.js";
 import { BoardView } from "./board.js";
 import { GraphView } from "../paint/graph.js";
 import { t } from "../words/i18n.js";
-import { answersOf, asking, deadEndOf, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
+import { answersOf, asking, deadEndOf, exerciseAnswers, held, orderOf, shownLane, stackOf } from "../lane-facts.js";
 import { fewestOnwardFirst } from "../orderings/orderings.js";
 import { setText } from "../dom.js";
 
@@ -29,7 +29,7 @@ export function createBoardsView(els, reducedMotion) {
     const paced = state.run.status === "playing" && settings.speed === 0;
     return { model: shown.model, hints, degrees, hold, paced,
       deadEnd: hold && !turned ? deadEndOf(lane) : null,
-      answers: lane === runs.main ? answersOf(lane, state) : null,
+      answers: lane === runs.main ? answersOf(lane, state) ?? exerciseAnswers(lane, state) : null,
       speed: settings.speed, reducedMotion: reducedMotion.matches };
   }
 

@@ -1,0 +1,118 @@
+// A class's code exercise: the instructor asks for one on a board; each student's page checks its
+// student's own code there, in the student's browser, and sends the server only the verdict (never
+// the code); the instructor's page is told the tally, naming nobody, shows on the board where the
+// class's searches part from the textbook's, and downloads the verdicts as CSV.
+import { squareName } from "../notation.js";
+import { download } from "../share.js";
+import { refusal } from "../words/refusals.js";
+
+// open: the exercise asked now, {id, exercise, rows, cols, start}, or null; tally: the instructor's
+// last count of it, {id, sent, matched, differ, stopped, heat, verdicts}; choice: the exercise the
+// instructor would ask for next; sent: the id of the exercise this student's page last sent a
+// verdict on; last: the exercise closed last (its tally stays, for the CSV); note: the last
+// refusal ({id, params} or null).
+export const NO_EXERCISE = { open: null, last: null, tally: null, choice: "warnsdorff", sent: null, note: null };
+
+/** Return the square of an event's code (a visit v is v, a backtrack from v is -v-1), or null. */
+const squareOf = (code) => (Number.isInteger(code) ? (code >= 0 ? code : -code - 1) : null);
+
+/** Return the verdict on exercise open that a lab's result sends: it names no line of the code. */
+export function verdictOf(open, result) {
+  const { problem, differs, events } = result;
+  const parted = differs ?? (Number.isInteger(problem?.at) ? [problem.at, problem.code] : null);
+  return {
+    id: open.id,
+    matched: !problem && !differs,
+    events,
+    differs: parted ? [Math.min(parted[0], events), squareOf(parted[1])] : null,
+    problem: problem?.why ?? null,
+  };
+}
+
+/** Return the tally as CSV: one anonymous row a verdict. */
+export function verdictsCsv(open, tally) {
+  const rows = [["exercise", "board", "matched", "events", "parted at event", "square", "problem"]];
+  const board = `${open.rows}x${open.cols} from ${squareName(open.start, open.rows, open.cols)}`;
+  for (const [matched, events, at, square, problem] of tally.verdicts) {
+    rows.push([open.exercise, board, matched ? "yes" : "no", events, at === null ? "" : at + 1,
+      square === null ? "" : squareName(square, open.rows, open.cols), problem ?? ""]);
+  }
+  return rows.map((row) => row.join(",")).join("\n") + "\n";
+}
+
+/**
+ * Return the exercise's actions on store over server (the main lane's connection); every: the
+ * fewest seconds between two verdicts of one page, as the server's limits say.
+ */
+export function createExercise(store, server, limits) {
+  const state = () => store.state.exercise;
+  const set = (patch) => store.update({ exercise: patch });
+  const told = (answer) => {
+    if (!answer.ok && !answer.timedOut) set({ note: refusal(answer) });
+    return answer.ok;
+  };
+  const every = limits.lab.verdictEvery * 1000;
+  let sentAt = -Infinity, waiting = null, latest = null;
+
+  function take(open) {
+    if (open?.id !== state().open?.id) { clearTimeout(waiting); waiting = latest = null; }
+    set({ open: open ?? null, note: null });
+  }
+
+  /** Send the latest verdict, now if the last went long enough ago, else once it may. */
+  async function flush() {
+    waiting = null;
+    const verdict = latest;
+    if (!verdict || verdict.id !== state().open?.id) return;
+    const wait = sentAt + every - performance.now();
+    if (wait > 0) { waiting = setTimeout(flush, wait); return; }
+    latest = null;
+    sentAt = performance.now();
+    const answer = await server.request("exercise_verdict", verdict);
+    if (answer.ok) set({ sent: verdict.id, note: null });
+    else if (answer.code === "exercise.too_soon" && !latest) { latest = verdict; waiting = setTimeout(flush, every); }
+    else told(answer);
+  }
+
+  return {
+    /** The instructor's page asks the class for the exercise chosen, on its board. */
+    async ask() {
+      const { rows, cols, start } = store.state.settings;
+      const exercise = limits.lab.exercises.find((each) => each.id === state().choice);
+      const board = exercise?.board ?? { rows, cols, start };
+      const answer = await server.request("exercise_open", { exercise: state().choice, ...board });
+      if (told(answer)) {
+        const { id, sent, matched, differ, stopped, heat, verdicts } = answer;
+        set({ open: answer.exercise, last: null, tally: { id, sent, matched, differ, stopped, heat, verdicts }, note: null });
+      }
+    },
+    async close() {
+      const open = state().open;
+      if (open && told(await server.request("exercise_close", { id: open.id }))) set({ open: null, last: open, note: null });
+    },
+    choose(id) { set({ choice: id }); },
+    /** Return the exercise open now, or null. */
+    open: () => state().open,
+    /** Download the verdicts of the exercise asked last, as CSV. */
+    results() {
+      const { tally } = state(), open = state().open ?? state().last;
+      if (!tally || !open) return;
+      download(`knights-tour-exercise-${open.exercise}.csv`, new Blob([verdictsCsv(open, tally)], { type: "text/csv" }));
+    },
+    /** A student's check of their code ended: its verdict goes to the instructor, in its turn. */
+    checked(result) {
+      const open = state().open;
+      if (!open || store.state.klass.role !== "student") return;
+      latest = verdictOf(open, result);
+      if (!waiting) flush();
+    },
+    /** Take the exercise a class's state names, as a page joins or leads it again. */
+    take,
+    forget() { clearTimeout(waiting); waiting = latest = null; set({ ...NO_EXERCISE, choice: state().choice }); },
+    news: {
+      exercise_opened: take,
+      exercise_closed: ({ id }) => { if (state().open?.id === id) set({ open: null, last: state().open, note: null }); },
+      exercise_count: (tally) => { if (tally.id === state().open?.id) set({ tally }); },
+    },
+  };
+}
