@@ -25,6 +25,12 @@ Phases, in one run:
   reveal     A's instructor sends poll_reveal: poll_revealed's arrival at every follower, and
              the arrival of the move it releases (the batch holding the event asked about).
   after      A resumes; both classes play again.
+  verdicts   A's instructor pauses and asks for a code exercise; every follower of A sends its
+             verdict within --answer-seconds, as its page would after checking its student's
+             code: each verdict's ack latency and class B's stream meanwhile (as for the
+             answers, against which they are measured), and
+             the instructor's exercise_count messages (two a second at most, the last tally
+             always, which must count every verdict once).
 
 Delays of the stream are fan-out, as in bench/classroom.py: a follower's arrival time of a
 batch less its instructor's (the instructor's copy is emitted just before the room's). The
@@ -56,6 +62,7 @@ from hall import (
 from load import Expected
 from stats import spread
 
+from server.classes.exercise.slot import COUNT_EVERY as TALLY_EVERY
 from server.classes.questions.slot import COUNT_EVERY
 from server.edge.guard import HANDSHAKE_BURST, HANDSHAKE_RATE
 from tests.support.replay import followed
@@ -67,6 +74,8 @@ POLL_EVENTS = ("poll_opened", "poll_stage", "poll_revealed", "poll_closed")
 # Followers who answer the search's next move in each round; the others pick another square.
 RIGHT_SHARE = {1: 0.6, 2: 0.8}
 WINDOWS = {1: "answering", 2: "answering2"}
+EXERCISE = {"exercise": "warnsdorff", "rows": 8, "cols": 8, "start": 0}
+MATCHED_SHARE = 0.7  # followers whose code matches the textbook's; the others part from it
 SPREAD = {1: 37, 2: 53}  # which followers are right in each round: some go each way between them
 QUICK = {"followers": 100, "others": 20, "quiet_seconds": 3, "answer_seconds": 2, "after_seconds": 2}
 
@@ -100,7 +109,11 @@ class Polls(Hall):
         self.seen = {}
         for name, group in self.groups:
             self.seen.update(self.loads[name]("seen", names=group, events=POLL_EVENTS, timeout=300))
-        self.counts = main("seen", names=[INSTRUCTORS["A"]], events=("poll_count",))[INSTRUCTORS["A"]]
+        told = main("seen", names=[INSTRUCTORS["A"]], events=("poll_count", "exercise_count"))[
+            INSTRUCTORS["A"]
+        ]
+        self.counts = [entry for entry in told if entry[1] == "poll_count"]
+        self.tallies = [entry for entry in told if entry[1] == "exercise_count"]
 
     def instructor(self, main, klass, event, data=None):
         """Have a class's instructor send event now; return its timed ack, its refusal noted."""
@@ -151,6 +164,12 @@ class Polls(Hall):
         self.instructor(main, "A", "resume")
         time.sleep(args.settle)
         self.phase("after", args.after_seconds)
+        # Paused, as for its question: B's stream and the acks are then measured as the answers' were.
+        self.instructor(main, "A", "pause")
+        self.exercised = self.instructor(main, "A", "exercise_open", EXERCISE)
+        self.verdict_round(
+            (self.exercised["ack"].get("exercise") or {}).get("id"), self.exercised["sent"] + args.lead
+        )
         for instructor in INSTRUCTORS.values():
             self.check_acks("pause", main("call", names=[instructor], event="pause"))
         time.sleep(args.drain)
@@ -182,6 +201,46 @@ class Polls(Hall):
         )
         # The last count follows the last answer within a throttle's interval.
         time.sleep(max(0.0, start + args.answer_seconds + 3 * COUNT_EVERY - time.monotonic()))
+
+    def verdict_round(self, number, start):
+        """Have every follower of A send a verdict on exercise number once from start, spread over
+        the window as the answers are."""
+        args, verdicts = self.args, self.verdicts_sent(number)
+        order = list(self.names["A"])
+        random.Random(31).shuffle(order)
+        at = {name: start + args.answer_seconds * slot / len(order) for slot, name in enumerate(order)}
+        sending = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names["A"]]
+        for load, names in sending:
+            load.send(
+                "call_at",
+                at={name: at[name] for name in names},
+                event="exercise_verdict",
+                each={name: verdicts[name] for name in names},
+            )
+        self.verdicted = {}
+        for load, _ in sending:
+            self.verdicted.update(load.result(args.answer_seconds + 120))
+        self.phases["verdicts"] = (start, start + args.answer_seconds)
+        self.check_acks("exercise_verdict", {name: timed["ack"] for name, timed in self.verdicted.items()})
+        time.sleep(max(0.0, start + args.answer_seconds + 3 * TALLY_EVERY - time.monotonic()))
+
+    def verdicts_sent(self, number):
+        """Return each follower's verdict: most match the textbook's search, the rest part from it
+        somewhere in its first events."""
+        squares, chosen = EXERCISE["rows"] * EXERCISE["cols"], {}
+        for i, name in enumerate(self.names["A"]):
+            if (i * 41 + 7) % 100 < 100 * MATCHED_SHARE:
+                chosen[name] = {"id": number, "matched": True, "events": 64, "differs": None, "problem": None}
+            else:
+                chosen[name] = {
+                    "id": number,
+                    "matched": False,
+                    "events": 90,
+                    "differs": [20 + i % 40, (i * 7) % squares],
+                    "problem": None,
+                }
+        self.sent_verdicts = chosen
+        return chosen
 
     def answers(self, round):
         """Return each follower's answer in a round: the search's next move for most (more in the
@@ -325,6 +384,8 @@ class Polls(Hall):
             for klass in INSTRUCTORS:
                 if klass == "A" and window_name in WINDOWS.values():
                     say(f"{head}A x{len(self.names['A']):<8} (paused: a question is open)")
+                elif klass == "A" and window_name == "verdicts":
+                    say(f"{head}A x{len(self.names['A']):<8} (paused: its verdicts come in)")
                 else:
                     s = self.figures[(klass, window_name)] = self.class_stream(everyone, klass, window)
                     say(
@@ -408,6 +469,11 @@ class Polls(Hall):
                 shown,
             ),
             ("move", "the move revealed, at every follower", moved),
+            (
+                "verdict",
+                f"code exercise verdict acks, {n:,} in {args.answer_seconds:g} s",
+                [t["acked"] - t["sent"] for t in self.verdicted.values() if t["acked"] is not None],
+            ),
         )
         for key, label, values in rows:
             s = self.poll[key] = spread(values)
@@ -432,6 +498,26 @@ class Polls(Hall):
             f"poll_count to the instructor: {t['messages']} messages over the {span:.2f} s of the last "
             f"round's answers (at most {t['allowed']} at one every {ms(COUNT_EVERY):.0f} ms), the last "
             f"{t['late']:.0f} ms after the last answer's ack, saying {t['last']} answered"
+        )
+        matched = sum(v["matched"] for v in self.sent_verdicts.values())
+        tally = self.tallies[-1][2] if self.tallies else {}
+        first = min(t["sent"] for t in self.verdicted.values())
+        acked = [t["acked"] for t in self.verdicted.values() if t["acked"] is not None]
+        self.tally = {
+            "messages": sum(1 for stamp, _, _ in self.tallies if stamp >= first),
+            "allowed": 1 + math.ceil((max(acked, default=math.nan) - first) / TALLY_EVERY),
+            "sent": tally.get("sent"),
+            "matched": tally.get("matched"),
+        }
+        if (tally.get("sent"), tally.get("matched")) != (n, matched):
+            self.problems.append(
+                f"the last exercise_count says {tally.get('sent')} sent, {tally.get('matched')} "
+                f"matched, not {n} and {matched}"
+            )
+        t = self.tally
+        say(
+            f"exercise_count to the instructor: {t['messages']} messages (at most {t['allowed']} at one "
+            f"every {ms(TALLY_EVERY):.0f} ms), the last saying {t['sent']} sent, {t['matched']} matched"
         )
         result = self.revealed["ack"].get("result") or {}
         say(
@@ -511,6 +597,23 @@ class Polls(Hall):
             lines.append(
                 f"  round {round}'s answer acks p50/p95/max {a['p50']:.1f}/{a['p95']:.1f}/{a['max']:.1f} ms"
             )
+        for klass in ("B",):
+            busy, quiet = f[(klass, "verdicts")], f[(klass, "quiet")]
+            extra = busy["p95"] - quiet["p95"]
+            lines.append(
+                f"  class {klass}'s stream while A's verdicts come in: p50/p95 {busy['p50']:.1f}/"
+                f"{busy['p95']:.1f} ms against {quiet['p50']:.1f}/{quiet['p95']:.1f} quiet "
+                f"({extra:+.1f} ms), pace {busy['pace']:.1f}%; "
+                f"grows by under {GOAL_SKIP_EXTRA_MS} ms at p95: {verdict(extra < GOAL_SKIP_EXTRA_MS)}"
+            )
+        v = p["verdict"]
+        lines.append(f"  the verdicts' acks p50/p95/max {v['p50']:.1f}/{v['p95']:.1f}/{v['max']:.1f} ms")
+        tally = self.tally
+        kept = tally["sent"] == len(self.names["A"]) and tally["messages"] <= tally["allowed"]
+        lines.append(
+            f"  the instructor's tally ends at {tally['sent']} in {tally['messages']} messages, at most "
+            f"{tally['allowed']} allowed: {verdict(kept)}"
+        )
         t = self.throttle
         lines.append(
             f"  the instructor's count of the last round ends at {t['last']} in {t['messages']} messages, "

@@ -8,7 +8,8 @@ import { boardWords } from "../codelab/lab-view.js";
 function tallyWords(tally, students) {
   if (!tally) return "";
   const { sent, matched, differ, stopped } = tally;
-  return t("exercise.tally", { sent, students: students ?? sent, matched, differ, stopped });
+  const share = sent ? Math.round((100 * matched) / sent) : 0;
+  return t("exercise.tally", { sent, students: students ?? sent, matched, share, differ, stopped });
 }
 
 export function createExerciseView(els, limits) {

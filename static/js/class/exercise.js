@@ -70,7 +70,7 @@ export function createExercise(store, server, limits) {
     sentAt = performance.now();
     const answer = await server.request("exercise_verdict", verdict);
     if (answer.ok) set({ sent: verdict.id, note: null });
-    else if (answer.code === "exercise.too_soon" && !latest) { latest = verdict; waiting = setTimeout(flush, every); }
+    else if (refusal(answer).id === "refusal.exercise.too_soon" && !latest) { latest = verdict; waiting = setTimeout(flush, every); }
     else told(answer);
   }
 

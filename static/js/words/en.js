@@ -722,7 +722,7 @@ export const EN = {
   "exercise.go": "Open it in the code lab",
   "exercise.board": "{rows}x{cols} from {square}",
   "exercise.leadAsked": "Asked: {exercise}, on {board}.",
-  "exercise.tally": "Verdicts from {sent} of {students} students: {matched} match the textbook's search, {differ} part from it, {stopped} could not run to the end.",
+  "exercise.tally": "Verdicts from {sent} of {students} students: {matched} match the textbook's search ({share}%), {differ} part from it, {stopped} could not run to the end.",
   "exercise.studentAsked": "Your instructor asks for code: {exercise}, on {board}.",
   "exercise.sentNote": "Your verdict went to your instructor.",
   "refusal.exercise.unknown": "There is no such code exercise.",

@@ -722,7 +722,7 @@ export const ZH = {
   "exercise.go": "在代码实验室中打开",
   "exercise.board": "{rows}x{cols}，从 {square} 出发",
   "exercise.leadAsked": "已布置：{exercise}，{board}。",
-  "exercise.tally": "{students} 名学生中已有 {sent} 名提交结果：{matched} 名与教材的搜索一致，{differ} 名在某处不同，{stopped} 名未能运行到结束。",
+  "exercise.tally": "{students} 名学生中已有 {sent} 名提交结果：{matched} 名与教材的搜索一致（{share}%），{differ} 名在某处不同，{stopped} 名未能运行到结束。",
   "exercise.studentAsked": "你的老师布置了代码练习：{exercise}，{board}。",
   "exercise.sentNote": "你的结果已发送给老师。",
   "refusal.exercise.unknown": "没有这道代码练习。",
