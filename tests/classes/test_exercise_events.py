@@ -3,7 +3,13 @@ the verdict on its student's own code, and the instructor is told the tally, nam
 
 import pytest
 
-from server.classes.exercise.checks import BAD_EXERCISE, BAD_VERDICT, VERDICT_EVERY
+from server.classes.exercise.checks import (
+    BAD_EXERCISE,
+    BAD_VERDICT,
+    CODE_TOO_LONG,
+    MAX_CODE_BYTES,
+    VERDICT_EVERY,
+)
 from server.classes.exercise.slot import CLOSED, NONE_OPEN, TOO_SOON, Exercise
 from tests.support.polls import NOT_FOLLOWING, NOT_LEADING, open_class, refused
 from tests.support.replies import refused as refusal
@@ -111,7 +117,7 @@ def test_only_the_instructor_opens_and_closes_and_only_a_student_sends_to_the_ex
 
 def test_a_students_turn_comes_back_after_verdict_every_seconds_or_when_its_verdict_was_lost():
     held = Exercise.__new__(Exercise)  # its tally is not needed here
-    held.open, held.number, held.verdicts, held.sent_at = None, 0, {}, {}
+    held.open, held.number, held.verdicts, held.sent_at, held.shown = None, 0, {}, {}, {}
     held.begin("naive", 5, 5, 0)
     held.take_turn("a", now=100.0)
     with pytest.raises(ValueError, match="one verdict every"):
@@ -120,6 +126,42 @@ def test_a_students_turn_comes_back_after_verdict_every_seconds_or_when_its_verd
     held.take_turn("a", now=100.0 + VERDICT_EVERY)
     held.give_back("a")
     held.take_turn("a", now=100.0 + VERDICT_EVERY + 0.01)
+    held.take_turn("a", now=100.0 + VERDICT_EVERY + 0.01, what="show")  # showing code has a turn of its own
+    # A code shown again keeps its number; another student's comes next.
+    assert [held.number_shown(voter) for voter in ("a", "b", "a")] == [1, 2, 1]
+    held.begin("naive", 5, 5, 0)
+    assert held.number_shown("b") == 1, "a new exercise numbers afresh"
+
+
+def test_a_students_code_reaches_the_instructor_alone_under_a_number_never_a_name(people):
+    teacher, first, second = people(), people(), people()
+    open_class(teacher, first, second)
+    teacher.call("exercise_open", WARNSDORFF)
+    code = "def main(rows, cols, start):\n    return True\n"
+    assert first.call("exercise_show", {"id": 1, "code": code}) == {"ok": True, "id": 1}
+    assert second.call("exercise_show", {"id": 1, "code": "pass"}) == {"ok": True, "id": 1}
+    assert wait_for(lambda: len(teacher.named("exercise_code")) == 2)
+    assert teacher.named("exercise_code") == [
+        {"id": 1, "number": 1, "code": code},
+        {"id": 1, "number": 2, "code": "pass"},
+    ]
+    assert first.named("exercise_code") == second.named("exercise_code") == [], "the instructor's alone"
+    assert first.call("exercise_show", {"id": 1, "code": code}) == refusal(
+        "exercise.too_soon", TOO_SOON, seconds=VERDICT_EVERY
+    )
+    # A verdict has a turn of its own, and so does a code too long (refused before it takes one).
+    assert first.call("exercise_verdict", {"id": 1, **MATCHED}) == {"ok": True, "id": 1}
+    long = "#" * (MAX_CODE_BYTES + 1)
+    assert second.call("exercise_show", {"id": 1, "code": long}) == refusal(
+        "exercise.code_too_long", CODE_TOO_LONG, bytes=MAX_CODE_BYTES
+    )
+    refused(
+        second,
+        "exercise_show",
+        {"id": 1, "code": 5},
+        ("request.invalid", "'exercise_show' needs an object with id and code (your code, as text)"),
+    )
+    refused(second, "exercise_show", {"id": 2, "code": "pass"}, ("exercise.closed", CLOSED))
 
 
 def test_a_verdict_sent_through_another_process_is_paced_there_and_tallied_by_the_owner(clusters, connect):

@@ -1,7 +1,8 @@
 """A class's code exercise in real browsers: the instructor asks for one on the projector, a
 student's page checks the student's own code in its code lab and sends only the verdict, and the
 instructor's page tallies it, shades where the class parted from the textbook's search, and
-downloads the verdicts; at a laptop and a phone, in both languages, with axe on each state."""
+downloads the verdicts; the student shows the instructor their code, under a number; at a laptop
+and a phone, in both languages, with axe on each state."""
 
 import pytest
 from playwright.sync_api import expect
@@ -25,8 +26,14 @@ WORDS = {
         "asked": "Your instructor asks for code",
         "parted": "At event 5 you visited b4",
         "sent": "Your verdict went",
+        "shown": "under a number",
     },
-    "zh": {"asked": "你的老师布置了代码练习", "parted": "b4", "sent": "你的结果已发送给老师"},
+    "zh": {
+        "asked": "你的老师布置了代码练习",
+        "parted": "b4",
+        "sent": "你的结果已发送给老师",
+        "shown": "只显示编号",
+    },
 }
 
 
@@ -97,6 +104,15 @@ def test_a_student_checks_their_code_and_the_instructor_sees_the_verdicts_naming
         "exercise,board,matched,events,parted at event,square,problem",
         "naive,5x5 from a5,yes,9996,,,",
     ]
+    # The student shows the instructor their code: it comes under a number, and opens in the
+    # instructor's own code lab, to read on the projector or check there.
+    student.locator("#lab-show").click()
+    expect(student.locator("#exercise-asked")).to_contain_text(WORDS[language]["shown"])
+    leader.locator("#exercise-codes button").click()
+    leader.wait_for_function(
+        "(code) => knightsTour.store.lab.open && knightsTour.store.lab.code === code", arg=NAIVE
+    )
+    clean(leader, "a student's code shown to the instructor, in the instructor's code lab")
     # Closed: the student's page says nothing more of it, and has no Check.
     leader.locator("#exercise-close").click()
     expect(student.locator("#exercise-follow")).to_be_hidden()

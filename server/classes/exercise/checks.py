@@ -26,6 +26,8 @@ PROBLEMS = frozenset(
 # (the last one waits its turn): 300 pages cost the worker what their answers to a question do.
 VERDICT_EVERY = 3.0
 MAX_EVENTS = 2**53 - 1  # a count the page's numbers hold exactly
+MAX_CODE_BYTES = 12_000  # a student's code shown to the instructor (the book's is 2.1 KB)
+CODE_TOO_LONG = f"the code shown to the instructor may be at most {MAX_CODE_BYTES:,} bytes"
 BAD_EXERCISE = f"exercise must be one of {', '.join(EXERCISE_IDS)}"
 BAD_VERDICT = (
     "'exercise_verdict' needs an object with id, matched (true or false), events (how many your "
@@ -44,6 +46,16 @@ def check_opening(data):
     cols = integer("cols", data.get("cols"), 1, MAX_SIDE)
     start = integer("start", data.get("start"), 0, rows * cols - 1)
     return exercise, rows, cols, start
+
+
+def check_shown(data):
+    """Return (exercise number, code) of a student's exercise_show, or raise ValueError."""
+    number, code = (data.get("id"), data.get("code")) if isinstance(data, dict) else (None, None)
+    if type(number) is not int or number < 1 or not isinstance(code, str):
+        raise ValueError("'exercise_show' needs an object with id and code (your code, as text)")
+    if len(code.encode()) > MAX_CODE_BYTES:
+        raise Refusal("exercise.code_too_long", CODE_TOO_LONG, bytes=MAX_CODE_BYTES)
+    return number, code
 
 
 def check_verdict(data, squares):

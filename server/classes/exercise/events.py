@@ -8,7 +8,7 @@ from ...replies import answered
 from ..directory import Unavailable
 from ..registry import classes, directory
 from ..roles import followed, led
-from .checks import check_opening, check_verdict
+from .checks import check_opening, check_shown, check_verdict
 from .slot import exercise
 
 
@@ -72,10 +72,49 @@ def on_exercise_verdict(data=None):
     return {"id": verdict["id"]}
 
 
+@socketio.on("exercise_show")
+@answered
+def on_exercise_show(data=None):
+    """A student's page shows the instructor its student's code (under a number, never a name).
+    It runs only in the instructor's browser, in the code lab's sandbox, if they run it."""
+    number, text = check_shown(data)
+    klass = followed()
+    voter = classes().voter_of(request.sid)
+    with klass.lock:
+        held = exercise(klass)
+        held.open_one(number)
+        held.take_turn(voter, what="show")
+    if klass.remote:
+        try:
+            directory().verdict(klass.code, voter, {"id": number, "shown": text})
+        except Unavailable:
+            with klass.lock:
+                held.give_back(voter, "show")
+            raise
+    else:
+        _show(klass, voter, number, text)
+    return {"id": number}
+
+
+def _show(klass, voter, number, text):
+    with klass.lock:
+        held = exercise(klass)
+        if held.open is None or held.open["id"] != number:
+            return  # closed meanwhile
+        shown = {"id": number, "number": held.number_shown(voter), "code": text}
+        sid = klass.instructor
+    if sid is not None:
+        socketio.emit("exercise_code", shown, to=sid, ignore_queue=True)  # connected here
+
+
 def record_remote(registry, code, voter, verdict):
-    """Keep a verdict a student sent through another process (checked there)."""
+    """Keep a verdict a student sent through another process (checked there), or show the
+    instructor the code they showed."""
     klass = registry.owned(code)
     if klass is None or not isinstance(voter, str) or not isinstance(verdict, dict):
+        return
+    if isinstance(verdict.get("shown"), str) and type(verdict.get("id")) is int:
+        _show(klass, voter, verdict["id"], verdict["shown"])
         return
     with klass.lock:
         held = exercise(klass)

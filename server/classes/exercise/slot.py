@@ -31,7 +31,8 @@ class Exercise(Slot):
         self.open = None  # {id, exercise, rows, cols, start}
         self.number = 0
         self.verdicts = {}  # voter -> their latest verdict (checks.check_verdict)
-        self.sent_at = {}  # voter -> when their last verdict was taken (time.monotonic)
+        self.sent_at = {}  # (what, voter) -> when their last verdict (or code shown) was taken
+        self.shown = {}  # voter -> the anonymous number their code is shown to the instructor under
         self.tally = Throttle(
             lambda: _send_tally(klass), COUNT_EVERY, socketio.start_background_task, socketio.sleep
         )
@@ -40,13 +41,13 @@ class Exercise(Slot):
         return {"exercise": self.open}
 
     def hand_off(self):
-        self.open, self.verdicts, self.sent_at = None, {}, {}
+        self.open, self.verdicts, self.sent_at, self.shown = None, {}, {}, {}
 
     def begin(self, exercise, rows, cols, start):
         """Open an exercise (in place of the one open, whose verdicts go); return it."""
         self.number += 1
         self.open = {"id": self.number, "exercise": exercise, "rows": rows, "cols": cols, "start": start}
-        self.verdicts, self.sent_at = {}, {}
+        self.verdicts, self.sent_at, self.shown = {}, {}, {}
         return self.open
 
     def end(self, number):
@@ -62,16 +63,21 @@ class Exercise(Slot):
             raise Refusal("exercise.closed", CLOSED)
         return self.open
 
-    def take_turn(self, voter, now=None):
-        """Take a voter's turn to send a verdict, or refuse: their last was too recent."""
+    def take_turn(self, voter, now=None, what="verdict"):
+        """Take a voter's turn to send a verdict (or show their code), or refuse: their last was
+        too recent."""
         now = time.monotonic() if now is None else now
-        if now - self.sent_at.get(voter, -VERDICT_EVERY) < VERDICT_EVERY:
+        if now - self.sent_at.get((what, voter), -VERDICT_EVERY) < VERDICT_EVERY:
             raise Refusal("exercise.too_soon", TOO_SOON, seconds=VERDICT_EVERY)
-        self.sent_at[voter] = now
+        self.sent_at[(what, voter)] = now
 
-    def give_back(self, voter):
-        """Return a voter's turn: their verdict could not be passed on."""
-        self.sent_at.pop(voter, None)
+    def give_back(self, voter, what="verdict"):
+        """Return a voter's turn: what they sent could not be passed on."""
+        self.sent_at.pop((what, voter), None)
+
+    def number_shown(self, voter):
+        """Return the number a voter's code is shown under: theirs, kept while the exercise is open."""
+        return self.shown.setdefault(voter, len(self.shown) + 1)
 
     def record(self, voter, verdict):
         """Keep a voter's verdict on the exercise open (their earlier one goes); tell whether it was."""

@@ -21,7 +21,7 @@ export function createExerciseView(els, limits) {
         els.exerciseChoice.replaceChildren(...limits.lab.exercises.map((each) => new Option(t(`lab.exercise.${each.id}`), each.id)));
         shownLanguage = state.view.language;
       }
-      els.exerciseChoice.value = exercise.choice;
+      if (els.exerciseChoice.value !== exercise.choice) els.exerciseChoice.value = exercise.choice;
       const { open, last, tally, note } = exercise;
       const shown = open ?? last;
       const asked = shown ? t("exercise.leadAsked", { exercise: t(`lab.exercise.${shown.exercise}`), board: boardWords(shown) }) : "";
@@ -32,14 +32,24 @@ export function createExerciseView(els, limits) {
       const projected = klass.role === "instructor" && open && tally?.id === open.id ? tallyWords(tally, klass.students) : "";
       els.presenterExercise.hidden = !projected;
       setText(els.presenterExercise, projected);
-      els.exerciseAsk.textContent = t(!open ? "exercise.ask" : open.exercise === exercise.choice ? "exercise.askAfresh"
-        : "exercise.askAgain");
+      setText(els.exerciseAsk, t(!open ? "exercise.ask" : open.exercise === exercise.choice ? "exercise.askAfresh"
+        : "exercise.askAgain"));
       els.exerciseClose.hidden = !open;
       els.exerciseResults.hidden = !tally?.sent;
+      // The codes students showed, each under its number: a button opens it in the code lab.
+      const codes = klass.role === "instructor" && open ? exercise.codes : [];
+      const named = codes.map(({ number }) => t("exercise.code", { n: number })).join("\n");
+      if (named !== els.exerciseCodes.dataset.named) {
+        els.exerciseCodes.replaceChildren(...codes.map(({ number }) => Object.assign(document.createElement("button"),
+          { type: "button", textContent: t("exercise.code", { n: number }), value: String(number) })));
+        els.exerciseCodes.dataset.named = named;
+      }
+      els.exerciseCodes.hidden = codes.length === 0;
       // A student's: the exercise asked, and what became of their verdict.
       els.exerciseFollow.hidden = !(klass.role === "student" && open);
       if (klass.role === "student" && open) {
-        const sent = exercise.sent === open.id ? t("exercise.sentNote") : "";
+        const sent = [exercise.sent === open.id ? t("exercise.sentNote") : "",
+          exercise.shown === open.id ? t("exercise.shownNote") : ""].filter(Boolean).join(" ");
         const refused = note ? t(note.id, note.params) : "";
         setText(els.exerciseAsked, [t("exercise.studentAsked", { exercise: t(`lab.exercise.${open.exercise}`),
           board: boardWords(open) }), sent, refused].filter(Boolean).join(" "));

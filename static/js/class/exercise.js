@@ -11,7 +11,10 @@ import { refusal } from "../words/refusals.js";
 // instructor would ask for next; sent: the id of the exercise this student's page last sent a
 // verdict on; last: the exercise closed last (its tally stays, for the CSV); note: the last
 // refusal ({id, params} or null).
-export const NO_EXERCISE = { open: null, last: null, tally: null, choice: "warnsdorff", sent: null, note: null };
+// codes: the codes students showed the instructor, [{number, code}], each under a number, never a
+// name; shown: the id of the exercise this student's page last showed its code on.
+export const NO_EXERCISE = { open: null, last: null, tally: null, choice: "warnsdorff", sent: null, note: null,
+  codes: [], shown: null };
 
 /** Return the square of an event's code (a visit v is v, a backtrack from v is -v-1), or null. */
 const squareOf = (code) => (Number.isInteger(code) ? (code >= 0 ? code : -code - 1) : null);
@@ -55,7 +58,11 @@ export function createExercise(store, server, limits) {
   let sentAt = -Infinity, waiting = null, latest = null;
 
   function take(open) {
-    if (open?.id !== state().open?.id) { clearTimeout(waiting); waiting = latest = null; }
+    if (open?.id !== state().open?.id) {
+      clearTimeout(waiting);
+      waiting = latest = null;
+      set({ codes: [] });
+    }
     set({ open: open ?? null, note: null });
   }
 
@@ -99,6 +106,14 @@ export function createExercise(store, server, limits) {
       if (!tally || !open) return;
       download(`knights-tour-exercise-${open.exercise}.csv`, new Blob([verdictsCsv(open, tally)], { type: "text/csv" }));
     },
+    /** A student's page shows the instructor its student's code, under a number. */
+    async show(code) {
+      const open = state().open;
+      if (!open) return;
+      if (told(await server.request("exercise_show", { id: open.id, code }))) set({ shown: open.id, note: null });
+    },
+    /** Return the code shown under number, or null. */
+    shownCode: (number) => state().codes.find((each) => each.number === number)?.code ?? null,
     /** A student's check of their code ended: its verdict goes to the instructor, in its turn. */
     checked(result) {
       const open = state().open;
@@ -113,6 +128,11 @@ export function createExercise(store, server, limits) {
       exercise_opened: take,
       exercise_closed: ({ id }) => { if (state().open?.id === id) set({ open: null, last: state().open, note: null }); },
       exercise_count: (tally) => { if (tally.id === state().open?.id) set({ tally }); },
+      exercise_code: ({ id, number, code }) => {
+        if (id !== state().open?.id) return;
+        set({ codes: [...state().codes.filter((each) => each.number !== number), { number, code }]
+          .sort((a, b) => a.number - b.number) });
+      },
     },
   };
 }

@@ -45,6 +45,15 @@ export function bindLabInputs(els, lab, playback, exercise) {
     lab.take(open.exercise);
     requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
   });
+  els.labShow.addEventListener("click", () => exercise.show(els.labCode.value));
+  // The instructor opens a code a student showed them, to read it on the projector or check it.
+  els.exerciseCodes.addEventListener("click", (event) => {
+    const open = exercise.open(), code = exercise.shownCode(Number(event.target.closest("button")?.value));
+    if (!open || code === null) return;
+    lab.take(open.exercise);
+    lab.edit(code);
+    requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
+  });
   els.labCheck.addEventListener("click", () => {
     const open = exercise.open();
     if (open) lab.check({ rows: open.rows, cols: open.cols, start: open.start });

@@ -63,8 +63,9 @@ export function createLabView(els, limits) {
       // While the lab plays the page's runs, the code panel is the student's: the engine's lines
       // are not theirs. Elsewhere (a class, a race), the runs and their code panel are the server's.
       const elsewhere = lab.open ? whyNotHere(state) : null;
-      // A class's student checks their code on the class's exercise, off the board.
-      const exercising = state.klass.role === "student" ? state.exercise.open : null;
+      // In a class, the student checks their code on the class's exercise, off the board (and the
+      // instructor a code a student showed them).
+      const exercising = state.klass.role !== "none" ? state.exercise.open : null;
       const open = `${lab.open} ${elsewhere}`;
       if (open !== shownOpen) { // on every frame of a run: only what changed is written
         els.lab.hidden = !lab.open;
@@ -94,6 +95,7 @@ export function createLabView(els, limits) {
       els.labStop.disabled = !running && !lab.checking;
       els.labExercise.disabled = Boolean(elsewhere);
       els.labCheck.hidden = !exercising;
+      els.labShow.hidden = !exercising || state.klass.role !== "student";
       els.labCheck.disabled = lab.checking || lab.status === "failed";
       const board = exercising ?? settings;
       const status = lab.checking ? t("lab.checking", { board: boardWords(board) })
