@@ -174,55 +174,44 @@ class Polls(Hall):
             self.check_acks("pause", main("call", names=[instructor], event="pause"))
         time.sleep(args.drain)
 
-    def answer_round(self, question, round, start):
-        """Have every follower of A answer a round once from start, in an order shuffled so that
-        each load process sends its share all through the window."""
-        args, answers = self.args, self.answers(round)
+    def spread_over(self, event, each, start, seed, window, every):
+        """Have every follower of A send event (each[name] its data) once from start, in an order
+        shuffled so that each load process sends its share all through the window; wait for
+        the instructor's last count (paced at every); return the timed acks by name."""
+        args = self.args
         order = list(self.names["A"])
-        random.Random(12 + round).shuffle(order)
+        random.Random(seed).shuffle(order)
         at = {name: start + args.answer_seconds * slot / len(order) for slot, name in enumerate(order)}
         sending = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names["A"]]
         for load, names in sending:
             load.send(
                 "call_at",
                 at={name: at[name] for name in names},
-                event="poll_answer",
-                each={
-                    name: {"id": question.get("id"), "square": answers[name], "round": round}
-                    for name in names
-                },
+                event=event,
+                each={name: each[name] for name in names},
             )
-        answered = self.answered[round] = {}
+        timed = {}
         for load, _ in sending:
-            answered.update(load.result(args.answer_seconds + 120))
-        self.phases[WINDOWS[round]] = (start, start + args.answer_seconds)
-        self.check_acks(
-            f"poll_answer (round {round})", {name: timed["ack"] for name, timed in answered.items()}
+            timed.update(load.result(args.answer_seconds + 120))
+        self.phases[window] = (start, start + args.answer_seconds)
+        self.check_acks(window, {name: one["ack"] for name, one in timed.items()})
+        # The last count follows the last request within a throttle's interval.
+        time.sleep(max(0.0, start + args.answer_seconds + 3 * every - time.monotonic()))
+        return timed
+
+    def answer_round(self, question, round, start):
+        """Have every follower of A answer a round once from start."""
+        answers = self.answers(round)
+        each = {name: {"id": question.get("id"), "square": answers[name], "round": round} for name in answers}
+        self.answered[round] = self.spread_over(
+            "poll_answer", each, start, 12 + round, WINDOWS[round], COUNT_EVERY
         )
-        # The last count follows the last answer within a throttle's interval.
-        time.sleep(max(0.0, start + args.answer_seconds + 3 * COUNT_EVERY - time.monotonic()))
 
     def verdict_round(self, number, start):
-        """Have every follower of A send a verdict on exercise number once from start, spread over
-        the window as the answers are."""
-        args, verdicts = self.args, self.verdicts_sent(number)
-        order = list(self.names["A"])
-        random.Random(31).shuffle(order)
-        at = {name: start + args.answer_seconds * slot / len(order) for slot, name in enumerate(order)}
-        sending = [(self.loads[n], g) for n, g in self.groups if g[0] in self.names["A"]]
-        for load, names in sending:
-            load.send(
-                "call_at",
-                at={name: at[name] for name in names},
-                event="exercise_verdict",
-                each={name: verdicts[name] for name in names},
-            )
-        self.verdicted = {}
-        for load, _ in sending:
-            self.verdicted.update(load.result(args.answer_seconds + 120))
-        self.phases["verdicts"] = (start, start + args.answer_seconds)
-        self.check_acks("exercise_verdict", {name: timed["ack"] for name, timed in self.verdicted.items()})
-        time.sleep(max(0.0, start + args.answer_seconds + 3 * TALLY_EVERY - time.monotonic()))
+        """Have every follower of A send a verdict on exercise number once from start."""
+        self.verdicted = self.spread_over(
+            "exercise_verdict", self.verdicts_sent(number), start, 31, "verdicts", TALLY_EVERY
+        )
 
     def verdicts_sent(self, number):
         """Return each follower's verdict: most match the textbook's search, the rest part from it

@@ -44,8 +44,8 @@ export function verdictsCsv(open, tally) {
 }
 
 /**
- * Return the exercise's actions on store over server (the main lane's connection); every: the
- * fewest seconds between two verdicts of one page, as the server's limits say.
+ * Return the exercise's actions on store over server (the main lane's connection); limits: the
+ * server's, whose lab.verdictEvery is the fewest seconds between two verdicts of one page.
  */
 export function createExercise(store, server, limits) {
   const state = () => store.state.exercise;
