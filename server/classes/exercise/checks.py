@@ -27,6 +27,7 @@ PROBLEMS = frozenset(
 VERDICT_EVERY = 3.0
 MAX_EVENTS = 2**53 - 1  # a count the page's numbers hold exactly
 MAX_CODE_BYTES = 12_000  # a student's code shown to the instructor (the book's is 2.1 KB)
+SHOW_NEEDS = "'exercise_show' needs an object with id and code (your code, as text)"
 CODE_TOO_LONG = f"the code shown to the instructor may be at most {MAX_CODE_BYTES:,} bytes"
 BAD_EXERCISE = f"exercise must be one of {', '.join(EXERCISE_IDS)}"
 BAD_VERDICT = (
@@ -48,11 +49,23 @@ def check_opening(data):
     return exercise, rows, cols, start
 
 
+def check_number(data):
+    """Return the exercise number a request names (its id), or raise ValueError."""
+    number = data.get("id") if isinstance(data, dict) else None
+    if type(number) is not int or number < 1:
+        raise ValueError("id must be an exercise's number")
+    return number
+
+
 def check_shown(data):
     """Return (exercise number, code) of a student's exercise_show, or raise ValueError."""
-    number, code = (data.get("id"), data.get("code")) if isinstance(data, dict) else (None, None)
-    if type(number) is not int or number < 1 or not isinstance(code, str):
-        raise ValueError("'exercise_show' needs an object with id and code (your code, as text)")
+    code = data.get("code") if isinstance(data, dict) else None
+    if not isinstance(code, str):
+        raise ValueError(SHOW_NEEDS)
+    try:
+        number = check_number(data)
+    except ValueError:
+        raise ValueError(SHOW_NEEDS) from None
     if len(code.encode()) > MAX_CODE_BYTES:
         raise Refusal("exercise.code_too_long", CODE_TOO_LONG, bytes=MAX_CODE_BYTES)
     return number, code

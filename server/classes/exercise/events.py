@@ -8,15 +8,19 @@ from ...replies import answered
 from ..directory import Unavailable
 from ..registry import classes, directory
 from ..roles import followed, led
-from .checks import check_opening, check_shown, check_verdict
+from .checks import check_number, check_opening, check_shown, check_verdict
 from .slot import exercise
 
 
-def _number(data):
-    number = data.get("id") if isinstance(data, dict) else None
-    if type(number) is not int or number < 1:
-        raise ValueError("id must be an exercise's number")
-    return number
+def _pass_on(klass, held, voter, what, payload):
+    """Pass what a student here sent (checked and paced here) on to the class's owner, giving
+    their turn back if Redis does not answer, so that the page may send it again."""
+    try:
+        directory().verdict(klass.code, voter, payload)
+    except Unavailable:
+        with klass.lock:
+            held.give_back(voter, what)
+        raise
 
 
 @socketio.on("exercise_open")
@@ -38,7 +42,7 @@ def on_exercise_open(data=None):
 def on_exercise_close(data=None):
     """The instructor's page closes the exercise: the students' pages send no more verdicts."""
     klass = led()
-    number = _number(data)
+    number = check_number(data)
     with klass.lock:
         exercise(klass).end(number)
         socketio.emit("exercise_closed", {"id": number}, to=klass.room)
@@ -54,19 +58,13 @@ def on_exercise_verdict(data=None):
     voter = classes().voter_of(request.sid)
     with klass.lock:
         held = exercise(klass)
-        opened = held.open_one(_number(data))
+        opened = held.open_one(check_number(data))
         verdict = check_verdict(data, opened["rows"] * opened["cols"])
         held.take_turn(voter)
         if not klass.remote:
             held.record(voter, verdict)
     if klass.remote:
-        # Checked and paced here, kept by the class's owner.
-        try:
-            directory().verdict(klass.code, voter, verdict)
-        except Unavailable:
-            with klass.lock:
-                held.give_back(voter)  # so that the page may send it again
-            raise
+        _pass_on(klass, held, voter, "verdict", verdict)  # kept by the class's owner
     else:
         held.tally.poke()
     return {"id": verdict["id"]}
@@ -85,12 +83,7 @@ def on_exercise_show(data=None):
         held.open_one(number)
         held.take_turn(voter, what="show")
     if klass.remote:
-        try:
-            directory().verdict(klass.code, voter, {"id": number, "shown": text})
-        except Unavailable:
-            with klass.lock:
-                held.give_back(voter, "show")
-            raise
+        _pass_on(klass, held, voter, "show", {"id": number, "shown": text})
     else:
         _show(klass, voter, number, text)
     return {"id": number}

@@ -30,9 +30,7 @@ class Exercise(Slot):
     def __init__(self, klass):
         self.open = None  # {id, exercise, rows, cols, start}
         self.number = 0
-        self.verdicts = {}  # voter -> their latest verdict (checks.check_verdict)
-        self.sent_at = {}  # (what, voter) -> when their last verdict (or code shown) was taken
-        self.shown = {}  # voter -> the anonymous number their code is shown to the instructor under
+        self._forget()
         self.tally = Throttle(
             lambda: _send_tally(klass), COUNT_EVERY, socketio.start_background_task, socketio.sleep
         )
@@ -40,14 +38,21 @@ class Exercise(Slot):
     def welcome(self):
         return {"exercise": self.open}
 
+    def _forget(self):
+        """Forget what the students sent of the exercise open."""
+        self.verdicts = {}  # voter -> their latest verdict (checks.check_verdict)
+        self.sent_at = {}  # (what, voter) -> when their last verdict (or code shown) was taken
+        self.shown = {}  # voter -> the anonymous number their code is shown to the instructor under
+
     def hand_off(self):
-        self.open, self.verdicts, self.sent_at, self.shown = None, {}, {}, {}
+        self.open = None
+        self._forget()
 
     def begin(self, exercise, rows, cols, start):
         """Open an exercise (in place of the one open, whose verdicts go); return it."""
         self.number += 1
         self.open = {"id": self.number, "exercise": exercise, "rows": rows, "cols": cols, "start": start}
-        self.verdicts, self.sent_at, self.shown = {}, {}, {}
+        self._forget()
         return self.open
 
     def end(self, number):

@@ -6,6 +6,8 @@
  */
 export function bindLabInputs(els, lab, playback, exercise) {
   if (!els.labOpen) return; // the embed has no lab
+  // On a phone the lab is far below what opened it: bring it into sight once it is drawn.
+  const bringIntoSight = () => requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
   els.labOpen.addEventListener("change", () => {
     playback.reset();
     if (!els.labOpen.checked) {
@@ -13,8 +15,7 @@ export function bindLabInputs(els, lab, playback, exercise) {
       return;
     }
     lab.open();
-    // On a phone the lab is far below the View menu: bring it into sight once it is drawn.
-    requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
+    bringIntoSight();
   });
   els.labExercise.addEventListener("change", () => {
     playback.reset();
@@ -43,7 +44,7 @@ export function bindLabInputs(els, lab, playback, exercise) {
     const open = exercise.open();
     if (!open) return;
     lab.take(open.exercise);
-    requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
+    bringIntoSight();
   });
   els.labShow.addEventListener("click", () => exercise.show(els.labCode.value));
   // The instructor opens a code a student showed them, to read it on the projector or check it.
@@ -52,7 +53,7 @@ export function bindLabInputs(els, lab, playback, exercise) {
     if (!open || code === null) return;
     lab.take(open.exercise);
     lab.edit(code);
-    requestAnimationFrame(() => els.lab.scrollIntoView({ block: "nearest" }));
+    bringIntoSight();
   });
   els.labCheck.addEventListener("click", () => {
     const open = exercise.open();

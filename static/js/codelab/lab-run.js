@@ -14,6 +14,15 @@ const LEAVE_MS = 100;
 
 let runs = 0;
 
+/** Return the worker's message that searches a run's settings as run id, in batches of batch. */
+const runMessage = (id, settings, batch) => ({ type: "run", id, code: settings.code, rows: settings.rows,
+  cols: settings.cols, start: settings.start, order: settings.order, closed: Boolean(settings.closed),
+  allTours: Boolean(settings.all_tours), batch });
+
+/** Return a done message's result, with what the student's code printed as text. */
+const resultOf = (message) => ({ ...message.result,
+  output: Array.isArray(message.output) ? message.output.map(String) : [] });
+
 /** Return the size of the worker's batches at a speed (events a second; 0: as fast as taken). */
 export function batchFor(speed) {
   if (speed > 0 && speed <= 10) return 1;
@@ -137,8 +146,7 @@ export function createLabRun(sandbox, lab) {
       emit("started", { run: run.id, rows: settings.rows, cols: settings.cols, start: settings.start,
         order: settings.order, speed, paused: Boolean(settings.paused), closed: Boolean(settings.closed),
         all_tours: Boolean(settings.all_tours), seed: 0, budget: null, graph: "knight" });
-      begin({ type: "run", id: run.id, code: settings.code, rows: settings.rows, cols: settings.cols, start: settings.start,
-        order: settings.order, closed: Boolean(settings.closed), allTours: Boolean(settings.all_tours), batch: run.batch });
+      begin(runMessage(run.id, settings, run.batch));
       if (run.status === "playing") play();
       return { ok: true, run: run.id };
     },
@@ -171,9 +179,7 @@ export function createLabRun(sandbox, lab) {
       if (checking || leaving || (run && !run.result)) return { ok: false };
       runs += 1;
       checking = { id: `check-${runs}`, squares: settings.rows * settings.cols };
-      begin({ type: "run", id: checking.id, code: settings.code, rows: settings.rows, cols: settings.cols,
-        start: settings.start, order: settings.order, closed: Boolean(settings.closed),
-        allTours: Boolean(settings.all_tours), batch: batchFor(0) });
+      begin(runMessage(checking.id, settings, batchFor(0)));
       return { ok: true, run: checking.id };
     },
     uncheck() {
@@ -190,7 +196,7 @@ export function createLabRun(sandbox, lab) {
     else if (message.type === "crashed") { checking = null; lab.problem(message.text); }
     else if (message.type === "done" && message.result) {
       checking = null;
-      lab.checked({ ...message.result, output: Array.isArray(message.output) ? message.output.map(String) : [] });
+      lab.checked(resultOf(message));
     }
   }
 
@@ -218,7 +224,7 @@ export function createLabRun(sandbox, lab) {
       if (r.stepWanted) { r.stepWanted = false; release(1); }
       if (r.status === "playing" && r.speed === 0) release(Infinity);
     } else if (message.type === "done" && message.result) {
-      r.result = { ...message.result, output: Array.isArray(message.output) ? message.output.map(String) : [] };
+      r.result = resultOf(message);
       if (r.at >= r.queue.length) finish();
     }
   }
