@@ -155,9 +155,11 @@ def on_class_claim(data=None):
             for follower in admitted:
                 socketio.emit("class_state", klass.welcome(), to=follower)
         welcome = klass.welcome()
+        reclaimed = klass.reclaimed()
         count, history = book(klass).answered(), book(klass).results()
     return {
         **welcome,
+        **reclaimed,
         "ticket": registry.ticket(klass),
         "followers": len(klass.followers),
         "students": students_following(klass),

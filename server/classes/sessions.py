@@ -73,6 +73,11 @@ class Slot:
         """Return the feature's part of what a joining follower is sent."""
         return {}
 
+    def reclaimed(self):
+        """Return the feature's part of what an instructor taking the class back is answered,
+        beyond the welcome: what only the instructor is told (a tally, say)."""
+        return {}
+
     def close(self):
         """Stop what it runs: the class is closed here."""
 
@@ -129,6 +134,13 @@ class ClassSession:
         for slot in self.slots.values():
             welcome.update(slot.welcome())
         return welcome
+
+    def reclaimed(self):
+        """Return what an instructor taking the class back is told beyond its welcome."""
+        told = {}
+        for slot in self.slots.values():
+            told.update(slot.reclaimed())
+        return told
 
 
 class Classes:

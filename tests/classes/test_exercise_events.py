@@ -68,6 +68,15 @@ def test_an_exercise_reaches_the_room_and_each_students_verdict_is_tallied_namin
         "exercise.too_soon", TOO_SOON, seconds=VERDICT_EVERY
     )
     assert students[0].named("exercise_count") == [], "the tally is the instructor's alone"
+    # The instructor's page, reloaded, takes the class back with the tally, not after the next verdict.
+    reloaded = people()
+    claimed = reloaded.call("class_claim", {"code": klass["code"], "token": klass["token"]})
+    assert claimed["ok"] is True and claimed["exercise"] == exercise and claimed["exercise_count"] == tally
+    assert teacher.call("exercise_close", {"id": 1}) == refusal(*NOT_LEADING)
+    assert reloaded.call("exercise_close", {"id": 1}) == {"ok": True, "id": 1}
+    again = people()
+    claimed = again.call("class_claim", {"code": klass["code"], "token": klass["token"]})
+    assert claimed["ok"] is True and claimed["exercise"] is None and "exercise_count" not in claimed
 
 
 @pytest.mark.parametrize(

@@ -101,9 +101,16 @@ def test_a_student_checks_their_code_and_the_instructor_sees_the_verdicts_naming
         leader.locator("#exercise-results").click()
     rows = open(downloaded.value.path(), encoding="utf-8").read().splitlines()
     assert rows == [
-        "exercise,board,matched,events,parted at event,square,problem",
-        "naive,5x5 from a5,yes,9996,,,",
+        "exercise,rows,cols,start,matched,events,parted_at_event,square,problem",
+        "naive,5,5,a5,yes,9996,,,",
     ]
+    # The projector's page, reloaded, has the tally back at once, with no verdict since.
+    leader.reload()
+    leader.wait_for_function(
+        "() => knightsTour.store.klass.led && knightsTour.store.exercise.tally?.matched === 1"
+    )
+    assert leader.evaluate("() => knightsTour.store.exercise.tally.sent") == 1
+    expect(leader.locator("#exercise-results")).to_be_visible()
     # The student shows the instructor their code: it comes under a number, and opens in the
     # instructor's own code lab, to read on the projector or check there.
     student.locator("#lab-show").click()

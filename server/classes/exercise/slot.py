@@ -38,6 +38,10 @@ class Exercise(Slot):
     def welcome(self):
         return {"exercise": self.open}
 
+    def reclaimed(self):
+        # A reloaded instructor's page has the tally again at once, not with the next verdict.
+        return {"exercise_count": self.count()} if self.open else {}
+
     def _forget(self):
         """Forget what the students sent of the exercise open."""
         self.verdicts = {}  # voter -> their latest verdict (checks.check_verdict)

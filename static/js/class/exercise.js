@@ -34,13 +34,14 @@ export function verdictOf(open, result) {
 
 /** Return the tally as CSV: one anonymous row a verdict. */
 export function verdictsCsv(open, tally) {
-  const rows = [["exercise", "board", "matched", "events", "parted at event", "square", "problem"]];
-  const board = `${open.rows}x${open.cols} from ${squareName(open.start, open.rows, open.cols)}`;
+  // Column names, as the questions' and the tournament's CSVs have: a spreadsheet's keys, not words.
+  const rows = [["exercise", "rows", "cols", "start", "matched", "events", "parted_at_event", "square", "problem"]];
+  const name = (square) => squareName(square, open.rows, open.cols);
   for (const [matched, events, at, square, problem] of tally.verdicts) {
-    rows.push([open.exercise, board, matched ? "yes" : "no", events, at === null ? "" : at + 1,
-      square === null ? "" : squareName(square, open.rows, open.cols), problem ?? ""]);
+    rows.push([open.exercise, open.rows, open.cols, name(open.start), matched ? "yes" : "no", events,
+      at === null ? "" : at + 1, square === null ? "" : name(square), problem ?? ""]);
   }
-  return rows.map((row) => row.join(",")).join("\n") + "\n";
+  return rows.map((row) => row.join(",")).join("\r\n") + "\r\n";
 }
 
 /**
@@ -57,13 +58,14 @@ export function createExercise(store, server, limits) {
   const every = limits.lab.verdictEvery * 1000;
   let sentAt = -Infinity, waiting = null, latest = null;
 
-  function take(open) {
+  /** Take the exercise open (or none), with its tally where the server gives one (a claim's answer). */
+  function take(open, tally = null) {
     if (open?.id !== state().open?.id) {
       clearTimeout(waiting);
       waiting = latest = null;
       set({ codes: [] });
     }
-    set({ open: open ?? null, note: null });
+    set({ open: open ?? null, note: null, ...(tally && tally.id === open?.id ? { tally } : {}) });
   }
 
   /** Send the latest verdict, now if the last went long enough ago, else once it may. */
