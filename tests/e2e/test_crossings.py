@@ -1,9 +1,11 @@
 """The crossings of a lesson: every state a lesson reaches, every action a user takes there.
 
 Each cell brings an instructor at projector size and one student following on a laptop into a
-state, takes one action, and checks that no refusal or error the user did not cause shows, that
-the Play button agrees with the status line (a greyed Ask says why), and that the instructor's
-board and the student's keep their boxes (within 4 px) unless the action is one that may move them.
+state, takes one action (whose control must be offered there), and checks that no refusal or error
+the user did not cause shows, that the Play button agrees with the status line (a greyed Ask says
+why), and that the instructor's board and the student's keep their boxes (within 4 px) unless the
+action is one that may move them. The actions a state does not offer (NOT_OFFERED, each with why)
+are checked once a state instead: none of their controls is offered there, and the same holds.
 
 The table shares one server, and the instructor's page and the student's, each in a browser of its
 own whose cache makes a cell's page loads quick; each cell loads them, starts a class of its own
@@ -18,7 +20,7 @@ from playwright.sync_api import expect
 from server.classes.registry import classes
 from tests.conftest import new_app
 from tests.support.clients import RecordingClient
-from tests.support.crossings import ACTIONS, EXCLUDED, STATES, box, refusals_and_mismatches
+from tests.support.crossings import ACTIONS, EXCLUDED, NOT_OFFERED, STATES, box, refusals_and_mismatches
 from tests.support.page import FOLLOWING, READY, end_class, rendered
 from tests.support.servers import LiveServer
 from tests.support.waiting import wait_for
@@ -138,7 +140,7 @@ def cells():
     """Yield each (state, action) of the table, those the UI does not offer left out."""
     for state in STATES:
         for action in ACTIONS:
-            if (state, action) not in EXCLUDED:
+            if (state, action) not in EXCLUDED and (state, action) not in NOT_OFFERED:
                 yield pytest.param(state, action, id=f"{state}-{action}")
 
 
@@ -147,15 +149,18 @@ def moved(before, after):
     return after is None or any(abs(after[k] - before[k]) > SLACK for k in ("x", "y", "width", "height"))
 
 
-@pytest.mark.parametrize(("state", "action"), list(cells()))
-def test_crossing(state, action, lesson):
+def entered(lesson, state):
+    """Bring the lesson into state; return the instructor's board's box and the student's, drawn."""
     STATES[state](lesson)
     rendered(lesson.teacher, frames=2)
     lesson.caught_up()
-    before = box(lesson.teacher)
-    before_student = box(lesson.student)
-    act, may_move = ACTIONS[action]
-    act(lesson)
+    return box(lesson.teacher), box(lesson.student)
+
+
+def problems_after(lesson, before, before_student, may_move):
+    """Return what is wrong once every page has settled: errors and refusals nobody caused, Play
+    disagreeing with the status line, a greyed Ask that says nothing of why, and a board that
+    moved (unless may_move)."""
     for page in [lesson.teacher, *lesson.students]:
         page.wait_for_load_state()
         rendered(page, frames=2)
@@ -175,4 +180,22 @@ def test_crossing(state, action, lesson):
         found.append(f"instructor's board moved from {before} to {box(lesson.teacher)}")
     if not may_move and before_student is not None and moved(before_student, box(lesson.student)):
         found.append(f"student's board moved from {before_student} to {box(lesson.student)}")
+    return found
+
+
+@pytest.mark.parametrize(("state", "action"), list(cells()))
+def test_crossing(state, action, lesson):
+    before, before_student = entered(lesson, state)
+    act, may_move = ACTIONS[action]
+    assert act(lesson), f"{action} found its control hidden or disabled in {state}: is it NOT_OFFERED there?"
+    found = problems_after(lesson, before, before_student, may_move)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("state", sorted({state for state, _ in NOT_OFFERED}))
+def test_what_a_state_does_not_offer(state, lesson):
+    before, before_student = entered(lesson, state)
+    offered = [action for (where, action) in NOT_OFFERED if where == state and ACTIONS[action][0](lesson)]
+    assert offered == [], f"{state} offers what it should not: {offered}"
+    found = problems_after(lesson, before, before_student, may_move=False)
     assert not found, "\n".join(found)

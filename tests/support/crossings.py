@@ -344,8 +344,45 @@ ACTIONS = {
     "join": (act_join, False),
 }
 
-# Combinations the UI does not offer, each with why (the action finds its control hidden or
-# disabled there, and the cell would test nothing).
+# Combinations whose control the page hides or disables, each with why (controls.js). A cell of
+# one would press nothing and check its state again: instead, one lesson a state checks that none
+# of them is offered there (test_what_a_state_does_not_offer), and every cell of the table must
+# press what it names.
+QUESTION_OPEN = (
+    "question_round1",
+    "question_discussion",
+    "question_round2",
+    "question_mirrored",
+    "presenter_question",
+)
+RACES = ("race_one_finished", "race_both_finished")
+NOT_STARTED = ("idle", "exercise_asked", "presenter", "tournament_open")  # no run yet
+WAITING = "the class's run waits where the question was asked: it is not the instructor's to drive or set up"
+NOT_OFFERED = {
+    **{(state, "back"): "no event to step back from yet" for state in NOT_STARTED},
+    **{(state, "ask"): "no run to ask about yet" for state in NOT_STARTED},
+    **{(state, "reset"): "the run has not begun" for state in NOT_STARTED},
+    ("presenter", "exercise"): "presenter view shows the class's panel without its setup",
+    ("presenter", "order"): "presenter view shows no settings",
+    ("presenter", "race"): "presenter view shows no settings",
+    **{(state, "ask"): "a question is open already" for state in QUESTION_OPEN},
+    **{
+        (state, action): WAITING
+        for state in QUESTION_OPEN
+        for action in ("play", "step", "skip", "reset", "order", "race")
+    },
+    ("presenter_question", "exercise"): "presenter view shows the class's panel without its setup",
+    **{(state, "back"): "a race steps back on neither board" for state in RACES},
+    **{(state, "order"): "a race's orderings are named First ordering and Versus" for state in RACES},
+    ("race_both_finished", "skip"): "both searches have ended",
+    ("race_both_finished", "step"): "both searches have ended",
+    ("skipping", "ask"): "not while skipping: the class would be asked about a board that is not shown",
+    ("skipping", "back"): "not while skipping",
+    ("skipping", "play"): "not while skipping (Skip again cancels it)",
+    ("skipping", "step"): "not while skipping",
+}
+
+# Combinations the UI does not offer for another reason, each with why.
 EXCLUDED = {
     ("race_one_finished", "ask"): "Ask is greyed in a race (a question asks of one board)",
     ("race_both_finished", "ask"): "Ask is greyed in a race (a question asks of one board)",
