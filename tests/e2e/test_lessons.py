@@ -254,6 +254,11 @@ def test_reduced_motion_is_respected(open_page):
     assert opened.evaluate("() => knightsTour.reducedMotion") is True
 
 
+# How far the page scrolls on below the bottom of its layout, in whole pixels.
+BELOW = """() => {
+  const layout = Math.ceil(document.querySelector('main').getBoundingClientRect().bottom + scrollY);
+  return Math.max(0, document.documentElement.scrollHeight - Math.max(window.innerHeight, layout));
+}"""
 # Every element whose text a user reads must show all of it: nothing cut off or spilling out.
 OVERFLOWS = """() => [...document.querySelectorAll('button, dd, .lane-caption, .status, label, legend')]
     .filter((el) => el.offsetParent && !el.matches('.sr-only') && el.scrollWidth > el.clientWidth + 1)
@@ -261,8 +266,10 @@ OVERFLOWS = """() => [...document.querySelectorAll('button, dd, .lane-caption, .
 
 
 def looks_right(opened, width, shot):
-    """Check nothing sticks out sideways or overflows, then save a screenshot named shot."""
+    """Check nothing sticks out sideways, nor below the page's layout (the page would scroll on to
+    a blank screen), nor overflows, then save a screenshot named shot."""
     assert opened.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert opened.evaluate(BELOW) == 0, "the page scrolls on below its layout"
     assert opened.evaluate(OVERFLOWS) == []
     board = opened.locator("#board").bounding_box()
     assert (

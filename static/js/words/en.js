@@ -720,7 +720,7 @@ export const EN = {
   "exercise.close": "Close the exercise",
   "exercise.results": "Verdicts as CSV",
   "exercise.go": "Open it in the code lab",
-  "exercise.board": "{rows}x{cols} from {square}",
+  "exercise.board": "{rows} × {cols} from {square}",
   "exercise.leadAsked": "Asked: {exercise}, on {board}.",
   "exercise.tally": "Verdicts from {sent} of {students} students: {matched} match the textbook's search ({share}%), {differ} part from it, {stopped} could not run to the end.",
   "exercise.studentAsked": "Your instructor asks for code: {exercise}, on {board}.",
