@@ -65,6 +65,9 @@ def test_a_student_checks_their_code_and_the_instructor_sees_the_verdicts_naming
     leader.locator("#exercise-choice").select_option("naive")
     leader.locator("#exercise-ask").click()
     expect(student.locator("#exercise-asked")).to_contain_text(WORDS[language]["asked"])
+    # Under the board, on the student's first screen, a phone's too: not in the class's panel below.
+    follow = student.locator("#exercise-follow").bounding_box()
+    assert follow["y"] + follow["height"] <= STUDENTS[size]["height"], f"the exercise is asked at {follow}"
     clean(leader, "an exercise asked, on the instructor's page")
     clean(student, "an exercise asked, on a student's page")
     # The student opens it in the lab; the board still follows the class's run.

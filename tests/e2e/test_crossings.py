@@ -4,8 +4,9 @@ Each cell brings an instructor at projector size and one student following on a 
 state, takes one action (whose control must be offered there), and checks that no refusal or error
 the user did not cause shows, that the Play button agrees with the status line (a greyed Ask says
 why), and that the instructor's board and the student's keep their boxes (within 4 px) unless the
-action is one that may move them. The actions a state does not offer (NOT_OFFERED, each with why)
-are checked once a state instead: none of their controls is offered there, and the same holds.
+action is one that may move that page's. The actions a state does not offer (NOT_OFFERED, each
+with why) are checked once a state instead: none of their controls is offered there, and the same
+holds.
 
 The table shares one server, and the instructor's page and the student's, each in a browser of its
 own whose cache makes a cell's page loads quick; each cell loads them, starts a class of its own
@@ -20,7 +21,15 @@ from playwright.sync_api import expect
 from server.classes.registry import classes
 from tests.conftest import new_app
 from tests.support.clients import RecordingClient
-from tests.support.crossings import ACTIONS, EXCLUDED, NOT_OFFERED, STATES, box, refusals_and_mismatches
+from tests.support.crossings import (
+    ACTIONS,
+    EXCLUDED,
+    NOBODY,
+    NOT_OFFERED,
+    STATES,
+    box,
+    refusals_and_mismatches,
+)
 from tests.support.page import FOLLOWING, READY, end_class, rendered
 from tests.support.servers import LiveServer
 from tests.support.waiting import wait_for
@@ -160,7 +169,7 @@ def entered(lesson, state):
 def problems_after(lesson, before, before_student, may_move):
     """Return what is wrong once every page has settled: errors and refusals nobody caused, Play
     disagreeing with the status line, a greyed Ask that says nothing of why, and a board that
-    moved (unless may_move)."""
+    moved (unless its page is in may_move: "instructor", "student")."""
     for page in [lesson.teacher, *lesson.students]:
         page.wait_for_load_state()
         rendered(page, frames=2)
@@ -176,10 +185,10 @@ def problems_after(lesson, before, before_student, may_move):
     ask, why = lesson.teacher.locator("#poll-ask"), lesson.teacher.locator("#poll-why")
     if ask.is_visible() and ask.is_disabled() and not why.inner_text().strip():
         found.append("instructor: Ask is greyed and says nothing of why")
-    if not may_move and before is not None and moved(before, box(lesson.teacher)):
-        found.append(f"instructor's board moved from {before} to {box(lesson.teacher)}")
-    if not may_move and before_student is not None and moved(before_student, box(lesson.student)):
-        found.append(f"student's board moved from {before_student} to {box(lesson.student)}")
+    boards = (("instructor", before, lesson.teacher), ("student", before_student, lesson.student))
+    for who, was, page in boards:
+        if who not in may_move and was is not None and moved(was, box(page)):
+            found.append(f"{who}'s board moved from {was} to {box(page)}")
     return found
 
 
@@ -197,5 +206,5 @@ def test_what_a_state_does_not_offer(state, lesson):
     before, before_student = entered(lesson, state)
     offered = [action for (where, action) in NOT_OFFERED if where == state and ACTIONS[action][0](lesson)]
     assert offered == [], f"{state} offers what it should not: {offered}"
-    found = problems_after(lesson, before, before_student, may_move=False)
+    found = problems_after(lesson, before, before_student, may_move=NOBODY)
     assert not found, "\n".join(found)

@@ -74,6 +74,11 @@ SHOWN_TEXT = """() => {
 }"""
 
 
+def ready(words, square="a5"):
+    """Return the words of the page's status before a search, the knight on square."""
+    return words["status.ready"].replace("{square}", square)
+
+
 @pytest.fixture
 def loaded(open_page):
     """A page of the app whose modules can be imported, connected or not."""
@@ -191,7 +196,7 @@ def test_switching_to_chinese_and_back(page):
     page.get_by_label("Language").select_option(label="简体中文")
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
     assert [(id, text) for id, text in page.evaluate(f"() => ({MARKED})(document)") if text != zh[id]] == []
-    expect(page.locator("#status")).to_have_text(zh["status.ready"])
+    expect(page.locator("#status")).to_have_text(ready(zh))
     assert page.title() == zh["page.title"]
     assert_chinese(page, zh)
 
@@ -240,12 +245,12 @@ def test_the_language_choice_survives_a_reload(page, site):
     page.wait_for_function(READY)
     expect(page.locator("#language")).to_have_value("zh")
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
-    expect(page.locator("#status")).to_have_text(zh["status.ready"])
+    expect(page.locator("#status")).to_have_text(ready(zh))
     expect(page.locator("#play")).to_have_text(zh["control.play"])
     page.get_by_label(zh["page.language"]).select_option(label="English")
     page.goto(site.url)
     page.wait_for_function(READY)
-    expect(page.locator("#status")).to_have_text(en["status.ready"])
+    expect(page.locator("#status")).to_have_text(ready(en))
 
 
 def test_a_link_with_lang_opens_the_page_in_its_language_and_leaves_the_choice_alone(page, site):
@@ -254,15 +259,15 @@ def test_a_link_with_lang_opens_the_page_in_its_language_and_leaves_the_choice_a
     page.wait_for_function(READY)
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
     expect(page.locator("#language")).to_have_value("zh")
-    expect(page.locator("#status")).to_have_text(zh["status.ready"])
+    expect(page.locator("#status")).to_have_text(ready(zh, "a6"))
     # The link's language is the link's: the page opened without it is in the reader's own.
     page.goto(site.url)
     page.wait_for_function(READY)
-    expect(page.locator("#status")).to_have_text(en["status.ready"])
+    expect(page.locator("#status")).to_have_text(ready(en))
     # A language the page does not have is no language: the reader's own again.
     page.goto(site.url + "/?lang=fr")
     page.wait_for_function(READY)
-    expect(page.locator("#status")).to_have_text(en["status.ready"])
+    expect(page.locator("#status")).to_have_text(ready(en))
 
 
 def test_the_servers_refusals_are_said_in_the_pages_language(page, site):
@@ -291,7 +296,7 @@ def test_chinese_page_screenshots(page, site):
         page.set_viewport_size({"width": width, "height": height})
         page.goto(site.url)
         page.wait_for_function(READY)
-        expect(page.locator("#status")).to_have_text(zh["status.ready"])
+        expect(page.locator("#status")).to_have_text(ready(zh))
         page.screenshot(path=artifact(f"zh-start-{width}.png"), full_page=True)
         step_until(page, MID_SEARCH)
         page.screenshot(path=artifact(f"zh-mid-{width}.png"), full_page=True)

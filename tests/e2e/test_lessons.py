@@ -146,7 +146,10 @@ def test_chart_and_the_textbooks_estimate(page):
 
 
 def test_the_textbooks_example_graph_steps_through_the_books_sequence(page):
+    expect(page.get_by_role("status")).to_contain_text("the knight starts on a5 (or click another square)")
     page.get_by_label("The textbook's example graph (A to F)").check()
+    # Its vertices are no squares: nothing to click to start elsewhere.
+    expect(page.get_by_role("status")).to_have_text("Ready: press Play.")
     paths = []
     graph = example_graph()
     for _ in range(9):

@@ -218,7 +218,7 @@ STATES = {
 }
 
 
-# Actions: each a user's press; moves_board says whether it may change the board's layout.
+# Actions: each a user's press, and whose boards it may change the layout of.
 
 
 def click_if_enabled(button):
@@ -326,22 +326,25 @@ def act_join(lesson):
     return True
 
 
-# name: (action, whether it may change the instructor's board's box)
+BOTH = frozenset({"instructor", "student"})
+NOBODY = frozenset()
+# name: (action, whose boards' boxes it may change: the instructor's, the students')
 ACTIONS = {
-    "play": (act_play, False),
-    "step": (act_step, False),
-    "back": (act_back, False),
-    "skip": (act_skip, False),
-    "reset": (act_reset, False),
-    "speed": (act_speed, False),
-    "order": (act_order, False),
-    "ask": (act_ask, False),
-    "exercise": (act_exercise, False),
-    "race": (act_race, True),
-    "presenter": (act_presenter, True),
-    "advance": (act_advance, False),
-    "reload": (act_reload, False),
-    "join": (act_join, False),
+    "play": (act_play, NOBODY),
+    "step": (act_step, NOBODY),
+    "back": (act_back, NOBODY),
+    "skip": (act_skip, NOBODY),
+    "reset": (act_reset, NOBODY),
+    "speed": (act_speed, NOBODY),
+    "order": (act_order, NOBODY),
+    "ask": (act_ask, NOBODY),
+    # A student's page says what was asked under the board, which makes room for it.
+    "exercise": (act_exercise, frozenset({"student"})),
+    "race": (act_race, BOTH),
+    "presenter": (act_presenter, BOTH),
+    "advance": (act_advance, NOBODY),
+    "reload": (act_reload, NOBODY),
+    "join": (act_join, NOBODY),
 }
 
 # Combinations whose control the page hides or disables, each with why (controls.js). A cell of

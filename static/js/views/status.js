@@ -1,6 +1,7 @@
 // The status line (what is happening and what to do next), the question a change waiting for
 // confirmation asks, the undo offer, and what a screen reader hears of the moves.
 import { whyNoTour } from "../feasibility.js";
+import { squareName } from "../notation.js";
 import { t } from "../words/i18n.js";
 import { nameOf, raceName } from "../lane-facts.js";
 import { fewestOnwardFirst } from "../orderings/orderings.js";
@@ -52,7 +53,11 @@ function statusText(state, runs) {
     case "idle": {
       const why = settings.mode === "example" ? null
         : whyNoTour(settings.rows, settings.cols, settings.start, settings.closed);
-      return why ? t("status.noTour", { why: t(why.text, why) }) : t("status.ready");
+      if (why) return t("status.noTour", { why: t(why.text, why) });
+      // The start is chosen already: a click on the board moves it, where the page takes one.
+      const choosing = settings.mode !== "example" && (state.embedded?.controls ?? "full") === "full";
+      return choosing ? t("status.ready", { square: squareName(settings.start, settings.rows, settings.cols) })
+        : t("status.readyPlay");
     }
     case "playing": {
       if (run.replaying) return t("status.replaying");
