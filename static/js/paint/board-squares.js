@@ -77,11 +77,17 @@ export function drawGrid(ctx, g) {
   ctx.stroke();
 }
 
+/** Return the width of the ring around the start square, on cells of c pixels. */
+const ringWidth = (c) => Math.max(2, c * 0.08);
+
+/** Return the start square: the path's first, or the one chosen. */
+const startOf = (model) => (model.path.length ? model.path[0] : model.start);
+
 export function drawStart(ctx, g, model) {
   const c = g.cell;
-  const s = model.path.length ? model.path[0] : model.start;
+  const s = startOf(model);
   ctx.strokeStyle = STYLE.start;
-  ctx.lineWidth = Math.max(2, c * 0.08);
+  ctx.lineWidth = ringWidth(c);
   const inset = Math.min(ctx.lineWidth / 2 + 1, c / 4);
   ctx.strokeRect((s % g.cols) * c + inset, Math.floor(s / g.cols) * c + inset, c - 2 * inset, c - 2 * inset);
 }
@@ -128,11 +134,13 @@ export function drawNumbers(ctx, g, model, only = -1) {
   ctx.textAlign = "left";
   ctx.textBaseline = "top";
   const pad = Math.max(2, c * 0.08);
-  const knight = knightSquare(model);
+  const knight = knightSquare(model), start = startOf(model);
   for (let s = only < 0 ? 0 : only; s < (only < 0 ? model.squares : only + 1); s++) {
     if (!model.numbers[s]) continue;
     ctx.strokeStyle = s === knight ? STYLE.current : STYLE.gray;
-    const x = (s % g.cols) * c + pad, y = Math.floor(s / g.cols) * c + pad, text = String(model.numbers[s]);
+    // Inside the start's ring: the halo, in the square's colour, would cover the ring's corner.
+    const at = s === start ? pad + ringWidth(c) : pad;
+    const x = (s % g.cols) * c + at, y = Math.floor(s / g.cols) * c + at, text = String(model.numbers[s]);
     ctx.strokeText(text, x, y);
     ctx.fillText(text, x, y);
   }
