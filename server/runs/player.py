@@ -175,6 +175,12 @@ class Player:
     def speed(self):
         return self._speed
 
+    def settled(self):
+        """Tell whether the run is paused with nothing on its way: no step still to take, and every
+        batch it sent acknowledged (what it has taken, its receiver has)."""
+        with self._cond:
+            return self._paused and not self._skipping and not self._steps and not self._in_flight
+
     def state(self):
         """Return how the run goes: playing, paused, skipping or finished."""
         if self.done:

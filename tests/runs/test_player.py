@@ -103,6 +103,20 @@ def test_paused_player_sends_one_event_per_step(play):
     assert all(len(batch) == 1 for batch in receiver.batches)
 
 
+def test_a_paused_player_is_settled_once_its_steps_are_taken_and_acknowledged(play):
+    receiver = Receiver(hold=True)
+    player = play(receiver, paused=True)
+    assert wait_for(player.settled), "paused, with nothing asked of it"
+    player.step()
+    assert not player.settled(), "a step still to take"
+    assert wait_for(lambda: receiver.count() == 1)
+    assert not player.settled(), "its batch is not acknowledged yet"
+    receiver.acknowledge_first()
+    assert wait_for(player.settled) and player.events == 1
+    player.resume()
+    assert not player.settled(), "playing"
+
+
 def test_pause_holds_and_resume_goes_on(play):
     receiver = Receiver()
     player = play(receiver, speed=200)

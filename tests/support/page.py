@@ -141,14 +141,16 @@ def wait_for_events(page, events):
 
 
 def caught_up(page, site, timeout=10):
-    """Wait until the only run on site's server is paused and page shows every event it has
-    taken from its search (so that none is on its way any more); return how many that is."""
+    """Wait until the only run on site's server is paused with nothing on its way and page shows
+    every event it has taken from its search; return how many that is."""
     # The page's start may still be on its way to the server: wait for its run to be there.
     players = wait_for(lambda: runs(site.app).players(), timeout)
     assert len(players) == 1, f"expected one run on the server, found {len(players)}"
     player = players[0]
-    assert wait_for(lambda: player.state() == "paused", timeout), f"the run is {player.state()}, not paused"
-    # Paused, the player takes no more events: what it has taken is what the page will get.
+    # Then for the requests after it: a Step from idle sends its step once the start is answered.
+    page.wait_for_function("() => knightsTour.unanswered === 0", timeout=timeout * 1000)
+    assert wait_for(player.settled, timeout), f"the run is {player.state()}, or sends more"
+    # Paused and settled, the player takes no more events: what it has taken, the page has.
     taken = player.events
     page.wait_for_function(f"() => knightsTour.model.events === {taken}", timeout=timeout * 1000)
     return taken
