@@ -365,7 +365,10 @@ NOT_OFFERED = {
     **{(state, "back"): "no event to step back from yet" for state in NOT_STARTED},
     **{(state, "ask"): "no run to ask about yet" for state in NOT_STARTED},
     **{(state, "reset"): "the run has not begun" for state in NOT_STARTED},
-    ("presenter", "exercise"): "presenter view shows the class's panel without its setup",
+    **{
+        (state, "exercise"): "presenter view shows the class's panel without its setup"
+        for state in ("presenter", "presenter_question")
+    },
     ("presenter", "order"): "presenter view shows no settings",
     ("presenter", "race"): "presenter view shows no settings",
     **{(state, "ask"): "a question is open already" for state in QUESTION_OPEN},
@@ -374,7 +377,6 @@ NOT_OFFERED = {
         for state in QUESTION_OPEN
         for action in ("play", "step", "skip", "reset", "order", "race")
     },
-    ("presenter_question", "exercise"): "presenter view shows the class's panel without its setup",
     **{(state, "back"): "a race steps back on neither board" for state in RACES},
     **{(state, "order"): "a race's orderings are named First ordering and Versus" for state in RACES},
     ("race_both_finished", "skip"): "both searches have ended",

@@ -1,5 +1,6 @@
 // The status line (what is happening and what to do next), the question a change waiting for
 // confirmation asks, the undo offer, and what a screen reader hears of the moves.
+import { controls } from "../controls.js";
 import { whyNoTour } from "../feasibility.js";
 import { squareName } from "../notation.js";
 import { t } from "../words/i18n.js";
@@ -55,8 +56,8 @@ function statusText(state, runs) {
         : whyNoTour(settings.rows, settings.cols, settings.start, settings.closed);
       if (why) return t("status.noTour", { why: t(why.text, why) });
       // The start is chosen already: a click on the board moves it, where the page takes one.
-      const choosing = settings.mode !== "example" && (state.embedded?.controls ?? "full") === "full";
-      return choosing ? t("status.ready", { square: squareName(settings.start, settings.rows, settings.cols) })
+      return controls(state, runs).chooseStart.enabled
+        ? t("status.ready", { square: squareName(settings.start, settings.rows, settings.cols) })
         : t("status.readyPlay");
     }
     case "playing": {
