@@ -10,7 +10,7 @@ from server.classes.exercise.checks import (
     MAX_CODE_BYTES,
     VERDICT_EVERY,
 )
-from server.classes.exercise.slot import CLOSED, NONE_OPEN, TOO_SOON, Exercise
+from server.classes.exercise.slot import CLOSED, KEPT_CODES, NONE_OPEN, TOO_SOON, Exercise
 from tests.support.polls import NOT_FOLLOWING, NOT_LEADING, open_class, refused
 from tests.support.replies import refused as refusal
 from tests.support.waiting import wait_for
@@ -135,15 +135,26 @@ def test_a_students_turn_comes_back_after_verdict_every_seconds_or_when_its_verd
     held.give_back("a")
     held.take_turn("a", now=100.0 + VERDICT_EVERY + 0.01)
     held.take_turn("a", now=100.0 + VERDICT_EVERY + 0.01, what="show")  # showing code has a turn of its own
-    # A code shown again keeps its number; another student's comes next.
-    assert [held.number_shown(voter) for voter in ("a", "b", "a")] == [1, 2, 1]
+    # A code shown again keeps its number, and takes the place of the one before; another
+    # student's comes next.
+    shown = [held.keep_shown(voter, code)["number"] for voter, code in (("a", "x"), ("b", "y"), ("a", "z"))]
+    assert shown == [1, 2, 1]
+    assert held.reclaimed()["exercise_codes"] == [
+        {"id": 1, "number": 1, "code": "z"},
+        {"id": 1, "number": 2, "code": "y"},
+    ]
+    # However many show their code, the codes kept for a reload are bounded; each still reaches the page.
+    shown = [held.keep_shown(f"voter {n}", "pass") for n in range(KEPT_CODES + 5)]
+    assert shown[-1] == {"id": 1, "number": KEPT_CODES + 7, "code": "pass"}
+    assert len(held.reclaimed()["exercise_codes"]) == KEPT_CODES
     held.begin("naive", 5, 5, 0)
-    assert held.number_shown("b") == 1, "a new exercise numbers afresh"
+    assert held.keep_shown("b", "y")["number"] == 1, "a new exercise numbers afresh"
+    assert held.reclaimed()["exercise_codes"] == [{"id": 2, "number": 1, "code": "y"}]
 
 
 def test_a_students_code_reaches_the_instructor_alone_under_a_number_never_a_name(people):
     teacher, first, second = people(), people(), people()
-    open_class(teacher, first, second)
+    klass, _ = open_class(teacher, first, second)
     teacher.call("exercise_open", WARNSDORFF)
     code = "def main(rows, cols, start):\n    return True\n"
     assert first.call("exercise_show", {"id": 1, "code": code}) == {"ok": True, "id": 1}
@@ -170,6 +181,11 @@ def test_a_students_code_reaches_the_instructor_alone_under_a_number_never_a_nam
         ("request.invalid", "'exercise_show' needs an object with id and code (your code, as text)"),
     )
     refused(second, "exercise_show", {"id": 2, "code": "pass"}, ("exercise.closed", CLOSED))
+    # The instructor's page, reloaded, takes the class back with the codes shown, not as they
+    # are shown again.
+    reloaded = people()
+    claimed = reloaded.call("class_claim", {"code": klass["code"], "token": klass["token"]})
+    assert claimed["exercise_codes"] == teacher.named("exercise_code")
 
 
 def test_a_verdict_sent_through_another_process_is_paced_there_and_tallied_by_the_owner(clusters, connect):

@@ -123,6 +123,14 @@ def test_a_student_checks_their_code_and_the_instructor_sees_the_verdicts_naming
         "(code) => knightsTour.store.lab.open && knightsTour.store.lab.code === code", arg=NAIVE
     )
     clean(leader, "a student's code shown to the instructor, in the instructor's code lab")
+    # Reloaded again, the projector's page lists the code shown at once, with none shown since.
+    leader.reload()
+    leader.wait_for_function("() => knightsTour.store.klass.led")
+    expect(leader.locator("#exercise-codes button")).to_have_count(1)
+    leader.locator("#exercise-codes button").click()
+    leader.wait_for_function(
+        "(code) => knightsTour.store.lab.open && knightsTour.store.lab.code === code", arg=NAIVE
+    )
     # Closed: the student's page says nothing more of it, and has no Check.
     leader.locator("#exercise-close").click()
     expect(student.locator("#exercise-follow")).to_be_hidden()

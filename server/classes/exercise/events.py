@@ -94,7 +94,7 @@ def _show(klass, voter, number, text):
         held = exercise(klass)
         if held.open is None or held.open["id"] != number:
             return  # closed meanwhile
-        shown = {"id": number, "number": held.number_shown(voter), "code": text}
+        shown = held.keep_shown(voter, text)
         sid = klass.instructor
     if sid is not None:
         socketio.emit("exercise_code", shown, to=sid, ignore_queue=True)  # connected here

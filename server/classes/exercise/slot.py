@@ -22,6 +22,9 @@ CLOSED = "that code exercise is closed"
 TOO_SOON = f"one verdict every {VERDICT_EVERY:g} seconds: your page sends its last one in a moment"
 HEARD = ("exercise_opened", "exercise_closed")  # what a process hears of another's class
 BOARD = ("id", "rows", "cols", "start")  # what an exercise heard of must name
+# Codes kept for an instructor's page that comes back: 200 of MAX_CODE_BYTES are 2.4 MB at most
+# a class, however many pages a script joins. Past them, codes still reach the page live.
+KEPT_CODES = 200
 
 
 class Exercise(Slot):
@@ -39,14 +42,19 @@ class Exercise(Slot):
         return {"exercise": self.open}
 
     def reclaimed(self):
-        # A reloaded instructor's page has the tally again at once, not with the next verdict.
-        return {"exercise_count": self.count()} if self.open else {}
+        # A reloaded instructor's page has the tally and the codes shown again at once, not as
+        # the next verdict and the next code shown come.
+        if not self.open:
+            return {}
+        codes = [{"id": self.open["id"], "number": n, "code": code} for n, code in sorted(self.codes.items())]
+        return {"exercise_count": self.count(), "exercise_codes": codes}
 
     def _forget(self):
         """Forget what the students sent of the exercise open."""
         self.verdicts = {}  # voter -> their latest verdict (checks.check_verdict)
         self.sent_at = {}  # (what, voter) -> when their last verdict (or code shown) was taken
         self.shown = {}  # voter -> the anonymous number their code is shown to the instructor under
+        self.codes = {}  # number -> the latest code shown under it (KEPT_CODES at most)
 
     def hand_off(self):
         self.open = None
@@ -84,9 +92,13 @@ class Exercise(Slot):
         """Return a voter's turn: what they sent could not be passed on."""
         self.sent_at.pop((what, voter), None)
 
-    def number_shown(self, voter):
-        """Return the number a voter's code is shown under: theirs, kept while the exercise is open."""
-        return self.shown.setdefault(voter, len(self.shown) + 1)
+    def keep_shown(self, voter, code):
+        """Keep the code a voter shows (in place of the one they showed before); return what the
+        instructor is sent of it, under the voter's number, kept while the exercise is open."""
+        number = self.shown.setdefault(voter, len(self.shown) + 1)
+        if number in self.codes or len(self.codes) < KEPT_CODES:
+            self.codes[number] = code
+        return {"id": self.open["id"], "number": number, "code": code}
 
     def record(self, voter, verdict):
         """Keep a voter's verdict on the exercise open (their earlier one goes); tell whether it was."""

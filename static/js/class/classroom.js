@@ -73,7 +73,7 @@ export function createClassroom(store, runs, playback, limits, polls, tournament
       playback.reattached(answer);
       polls.restored(answer);
       tournament.claimed(answer);
-      exercise.take(answer.exercise, answer.exercise_count);
+      exercise.take(answer.exercise, answer.exercise_count, answer.exercise_codes);
       claimSecond();
     } else if (!answer.timedOut && !KEEP_TOKEN.has(refusal(answer).id)) {
       // Only a refusal of the token itself drops it: the others are tried again on the next connection.

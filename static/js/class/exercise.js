@@ -58,14 +58,23 @@ export function createExercise(store, server, limits) {
   const every = limits.lab.verdictEvery * 1000;
   let sentAt = -Infinity, waiting = null, latest = null;
 
-  /** Take the exercise open (or none), with its tally where the server gives one (a claim's answer). */
-  function take(open, tally = null) {
+  /** Take the exercise open (or none), with its tally and the codes shown where the server gives
+   * them (a claim's answer). */
+  function take(open, tally = null, codes = null) {
     if (open?.id !== state().open?.id) {
       clearTimeout(waiting);
       waiting = latest = null;
       set({ codes: [] });
     }
     set({ open: open ?? null, note: null, ...(tally && tally.id === open?.id ? { tally } : {}) });
+    for (const each of codes ?? []) shown(each);
+  }
+
+  /** Keep a code a student showed the instructor, under its number, in the exercise open. */
+  function shown({ id, number, code }) {
+    if (id !== state().open?.id) return;
+    set({ codes: [...state().codes.filter((each) => each.number !== number), { number, code }]
+      .sort((a, b) => a.number - b.number) });
   }
 
   /** Send the latest verdict, now if the last went long enough ago, else once it may. */
@@ -130,11 +139,7 @@ export function createExercise(store, server, limits) {
       exercise_opened: take,
       exercise_closed: ({ id }) => { if (state().open?.id === id) set({ open: null, last: state().open, note: null }); },
       exercise_count: (tally) => { if (tally.id === state().open?.id) set({ tally }); },
-      exercise_code: ({ id, number, code }) => {
-        if (id !== state().open?.id) return;
-        set({ codes: [...state().codes.filter((each) => each.number !== number), { number, code }]
-          .sort((a, b) => a.number - b.number) });
-      },
+      exercise_code: shown,
     },
   };
 }
