@@ -117,7 +117,7 @@ export function endLines(model, last) {
 // Each key of an ordering as Python, of a move m from square; a key sorted the other way is negated.
 const KEY_CODE = {
   index: "m",
-  moves: "moves_from(square).index(m)",
+  moves: "moves_of(square).index(m)",
   random: "shuffled(square, seed).index(m)",
   centre: "from_centre(m)",
   start: "from_start(m)",
@@ -136,16 +136,23 @@ export function orderingCode(order) {
   const path = keys.some(({ name }) => name === "onward" || name === "pohl");
   // Ties after the last key keep the move order, which sorted() keeps by itself.
   const sorting = keys.filter(({ name, descending }, i) => !(name === "moves" && !descending && i === keys.length - 1));
-  const moves = path ? "[m for m in moves_from(square) if m not in path]" : "moves_from(square)";
   const values = sorting.map(({ name, descending }) => (descending ? `-${KEY_CODE[name]}` : KEY_CODE[name]));
-  const lines = [{ text: "def ordered(square):", comment: null }];
+  // Each line fits the lesson's column (40 characters) where it can: the squares on the path left
+  // out on a line of their own, a key of one function named rather than wrapped in a lambda.
+  const text = ["def ordered(square):"];
   if (values.length === 0) {
-    lines.push({ text: `    return ${moves}`, comment: null });
+    text.push("    return moves_of(square)");
+  } else if (values.length === 1 && sorting[0].name === "index") {
+    text.push(`    return sorted(moves_of(square)${sorting[0].descending ? ", reverse=True" : ""})`);
   } else {
-    const key = values.length === 1 ? values[0] : `(${values.join(", ")})`;
-    lines.push({ text: `    moves = ${moves}`, comment: null },
-      { text: `    return sorted(moves, key=lambda m: ${key})`, comment: null });
+    if (path) text.push("    moves = [m for m in moves_of(square)", "             if m not in path]");
+    else text.push("    moves = moves_of(square)");
+    const named = values.length === 1 && /^\w+\(m\)$/.test(values[0]);
+    const key = named ? values[0].slice(0, -"(m)".length)
+      : `lambda m: ${values.length === 1 ? values[0] : `(${values.join(", ")})`}`;
+    text.push(`    return sorted(moves, key=${key})`);
   }
+  const lines = text.map((each) => ({ text: each, comment: null }));
   for (const { name } of sorting) {
     if (name !== "index") lines.push({ text: `    # ${KEY_CODE[name].replace(/\(.*/, "")}:`, comment: `orderKey.${name}.code` });
   }

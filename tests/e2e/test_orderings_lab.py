@@ -359,6 +359,35 @@ def test_the_orderings_code_is_whole_in_the_lesson_at_laptop_width(open_page, or
     assert cut <= 0, f"the ordering's code is cut by {cut} px"
 
 
+# [line, rows it takes] for each line of the ordering's code (its comments left out).
+CODE_ROWS = """(box) => {
+  const text = box.firstChild, rows = [];
+  let at = 0;
+  for (const line of box.textContent.split("\\n")) {
+    if (line && !line.trimStart().startsWith("#")) {
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + line.length);
+      rows.push([line, new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size]);
+    }
+    at += line.length + 1;
+  }
+  return rows;
+}"""
+
+
+@pytest.mark.parametrize("order", ["naive", "warnsdorff"])
+@pytest.mark.parametrize("width, height", [(1280, 800), (1920, 1080)])
+def test_the_textbooks_orderings_code_lines_do_not_wrap_on_a_laptop_or_projector(
+    open_page, order, width, height
+):
+    page = open_page(f"/?rows=6&cols=6&order={order}", viewport={"width": width, "height": height})
+    code = page.locator("#ordered-code")
+    expect(code).to_contain_text("return sorted(")
+    rows = code.evaluate(CODE_ROWS)
+    assert len(rows) >= 2 and [line for line, taken in rows if taken != 1] == [], rows
+
+
 @pytest.mark.parametrize(
     "language, words",
     [("en", "a strip may take at most 4,000,000 backtracks"), ("zh", "一次最多 4,000,000 次回溯")],

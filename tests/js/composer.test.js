@@ -89,15 +89,24 @@ test("an ordering's traits: led by Warnsdorff's rule, reading the board, using t
 
 test("the code panel writes each ordering's ordered() as Python, every key in its place", () => {
   const text = (order) => orderingCode(order).map((line) => line.text);
-  assert.deepEqual(text("naive"), ["def ordered(square):", "    moves = moves_from(square)",
-    "    return sorted(moves, key=lambda m: m)"]);
-  assert.deepEqual(text("moves"), ["def ordered(square):", "    return moves_from(square)"]);
-  assert.deepEqual(text("warnsdorff-roth"), ["def ordered(square):",
-    "    moves = [m for m in moves_from(square) if m not in path]",
+  assert.deepEqual(text("naive"), ["def ordered(square):", "    return sorted(moves_of(square))"]);
+  assert.deepEqual(text("-index"), ["def ordered(square):", "    return sorted(moves_of(square), reverse=True)"]);
+  assert.deepEqual(text("moves"), ["def ordered(square):", "    return moves_of(square)"]);
+  assert.deepEqual(text("centre"), ["def ordered(square):", "    moves = moves_of(square)",
+    "    return sorted(moves, key=from_centre)", "    # from_centre:"]);
+  assert.deepEqual(text("warnsdorff").slice(0, 4), ["def ordered(square):",
+    "    moves = [m for m in moves_of(square)", "             if m not in path]",
+    "    return sorted(moves, key=onward)"]);
+  assert.deepEqual(text("-onward").at(3), "    return sorted(moves, key=lambda m: -onward(m))");
+  assert.deepEqual(text("warnsdorff-roth").slice(3), [
     "    return sorted(moves, key=lambda m: (onward(m), -from_centre(m)))", "    # onward:", "    # from_centre:"]);
-  assert.deepEqual(orderingCode("pohl,-random").slice(2).map((line) => line.text), [
+  assert.deepEqual(orderingCode("pohl,-random").slice(3).map((line) => line.text), [
     "    return sorted(moves, key=lambda m: (onward_twice(m), -shuffled(square, seed).index(m)))",
     "    # onward_twice:", "    # shuffled:"]);
+  // Every line of the lesson's orderings' code fits the lesson's column, 40 characters.
+  for (const order of ["naive", "warnsdorff", "moves"]) {
+    assert.ok(text(order).every((line) => line.length <= 40 || line.includes("#")), order);
+  }
   assert.deepEqual(orderingCode("pohl").at(-1).comment, "orderKey.pohl.code");
 });
 
