@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { stretchesOf } from "../../static/js/paint/chart.js";
 import { Timeline } from "../../static/js/timeline.js";
 
 test("after a jump forward, the history before it is still given up to an event before the jump", () => {
@@ -29,4 +30,16 @@ test("after a jump forward, the history before it is still given up to an event 
     assert.ok(upTo - last <= 2 * Math.ceil(3000 / 1024), `history ends at ${last}, far before ${upTo}`);
   }
   assert.equal(timeline.depths().at(-1).last, 7);
+});
+
+test("the depth chart's stretches part where a jump passed over events, and nowhere else", () => {
+  const timeline = new Timeline();
+  const codes = Array.from({ length: 3000 }, (_, i) => (i % 3 === 2 ? -1 : 5));
+  timeline.push(codes);
+  assert.equal(stretchesOf(timeline.depths()).length, 1);
+  timeline.jump(90_000, 7);
+  timeline.push([5, -1, 5]);
+  const stretches = stretchesOf(timeline.depths());
+  assert.equal(stretches.length, 2);
+  assert.ok(stretches[0].at(-1).to < 3001 && stretches[1][0].from >= 90_000, JSON.stringify(stretches.map((s) => [s[0].from, s.at(-1).to])));
 });

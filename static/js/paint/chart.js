@@ -5,6 +5,17 @@ import { CanvasView } from "./canvas.js";
 
 const PAD = 2; // px kept clear inside the frame, so the lines at 0 and the top are not cut
 
+/** Return buckets in stretches with no event missing: apart where a jump (a skip) passed over some. */
+export function stretchesOf(buckets) {
+  const stretches = [];
+  for (const b of buckets) {
+    const stretch = stretches.at(-1);
+    if (stretch && b.from <= stretch.at(-1).to + 1) stretch.push(b);
+    else stretches.push([b]);
+  }
+  return stretches;
+}
+
 export class DepthChart extends CanvasView {
   /**
    * Show buckets {from, to, low, high, last} of the depth from the run's start up to event
@@ -34,11 +45,24 @@ export class DepthChart extends CanvasView {
     if (!buckets.length) return;
     const first = buckets[0].from, span = Math.max(1, at - first);
     const x = (n) => PAD + ((n - first) / span) * (width - 2 * PAD);
-    if (buckets.length === 1 && buckets[0].to === first) {
+    // What a skip passed over was never sent: it is greyed, not drawn.
+    const stretches = stretchesOf(buckets);
+    ctx.fillStyle = STYLE.depthSkipped;
+    for (let i = 1; i < stretches.length; i++) {
+      const left = x(stretches[i - 1].at(-1).to), right = x(stretches[i][0].from);
+      ctx.fillRect(left, PAD, right - left, height - 2 * PAD);
+    }
+    for (const stretch of stretches) this.drawStretch(stretch, x, y);
+  }
+
+  /** Draw one stretch of buckets with no events missing: its band, and its line of depths. */
+  drawStretch(buckets, x, y) {
+    const ctx = this.ctx;
+    if (buckets.length === 1 && buckets[0].to === buckets[0].from) {
       // One point: a dot, as a line needs two.
       ctx.fillStyle = STYLE.path;
       ctx.beginPath();
-      ctx.arc(x(first), y(buckets[0].last), 2, 0, 2 * Math.PI);
+      ctx.arc(x(buckets[0].from), y(buckets[0].last), 2, 0, 2 * Math.PI);
       ctx.fill();
       return;
     }

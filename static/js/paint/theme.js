@@ -27,6 +27,7 @@ export const STYLE = {
   coordinateMin: 9,           // the smallest coordinate text, in px; fewer labels below that
   coordinateMax: 18,
   depthBand: "rgba(20, 60, 140, 0.3)", // the chart's range of depths over each stretch of events
+  depthSkipped: "rgba(90, 100, 120, 0.14)", // the chart's stretch a skip passed over, never seen
   depthGoal: "#1f6feb",       // the chart's line at a tour's depth, and the tree's tours
   treeClosed: "#b9bec6",      // the tree's closed subtrees: lighter than its path, not only another hue
   treeLater: "#e6e8ec",       // the tree's nodes after the moment shown: lighter still

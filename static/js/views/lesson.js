@@ -3,7 +3,7 @@
 import { CODE, eventLine, orderingCode } from "../code.js";
 import { t } from "../words/i18n.js";
 import { bookEstimate, scientific, treeEstimate } from "../lesson.js";
-import { DepthChart } from "../paint/chart.js";
+import { DepthChart, stretchesOf } from "../paint/chart.js";
 import { TreePicture } from "../paint/tree.js";
 import { setText } from "../dom.js";
 import {
@@ -171,7 +171,9 @@ export function createLessonView(els) {
     renderCode(state, lane, orderOf(lane, state, runs).order);
     renderStack(state, runs, lane);
     renderAnalysis(state, lane);
-    chart.render({ buckets: lane.timeline.depths(lane.model.events), maxDepth: lane.model.squares, at: lane.model.events });
+    const buckets = lane.timeline.depths(lane.model.events);
+    chart.render({ buckets, maxDepth: lane.model.squares, at: lane.model.events });
+    els.chartSkipped.hidden = stretchesOf(buckets).length < 2;
     renderTree(state, runs, lane);
   }
 

@@ -273,6 +273,7 @@ export const EN = {
   "lesson.stack": "Call stack",
   "lesson.chart": "Depth over time",
   "lesson.chartLabel": "Search depth over time",
+  "lesson.chartSkipped": "Grey: the events a skip passed over, which this page never received.",
   "lesson.tree": "Search tree",
   "lesson.treeLabel": "The search tree so far: the start on top, each square tried under the one before it",
   "lesson.treeSecondLabel": "Warnsdorff's search tree so far, on the same scale as the naive one above it",

@@ -273,6 +273,7 @@ export const ZH = {
   "lesson.stack": "调用栈",
   "lesson.chart": "深度随时间的变化",
   "lesson.chartLabel": "搜索深度随时间的变化",
+  "lesson.chartSkipped": "灰色：跳过的事件，本页从未收到。",
   "lesson.tree": "搜索树",
   "lesson.treeLabel": "目前的搜索树：起点在最上方，每个尝试的方格位于前一个方格之下",
   "lesson.treeSecondLabel": "目前 Warnsdorff 规则的搜索树，与上方朴素顺序的搜索树比例相同",
