@@ -11,40 +11,15 @@ import time
 from pathlib import Path
 
 from common import ROOT
+from lab_cases import EVENTS, GENERATOR, NAIVE
 from pages import HOOK, READ, Served, reset, spread, stop_on_term, verdict
 from playwright.sync_api import sync_playwright
 
-from server.codelab.exercises import BOOK
 from server.codelab.runner import Run
 from tests.support.browser import CHROMIUM, FLAGS
 from tests.support.page import FASTEST, READY, set_board
 
 BOARD = {"rows": 6, "cols": 6, "start": 0}
-# The naive exercise's answer: the book's code trying the lowest square first.
-NAIVE = BOOK.replace(
-    "nbrList = list(u.getConnections())", "nbrList = sorted(u.getConnections(), key=lambda v: v.getId())"
-)
-# The same search as a generator of the student's own, yielding visit() and backtrack().
-GENERATOR = """def main(rows, cols, start):
-    offsets = [(-1, -2), (-1, 2), (-2, -1), (-2, 1), (1, -2), (1, 2), (2, -1), (2, 1)]
-    moves = [sorted((r + dr) * cols + c + dc for dr, dc in offsets
-                    if 0 <= r + dr < rows and 0 <= c + dc < cols)
-             for r in range(rows) for c in range(cols)]
-    on = [False] * (rows * cols)
-    def tour(square, depth):
-        on[square] = True
-        yield visit(square)
-        if depth == rows * cols:
-            return True
-        for move in moves[square]:
-            if not on[move] and (yield from tour(move, depth + 1)):
-                return True
-        on[square] = False
-        yield backtrack(square)
-        return False
-    return tour(start, 1)
-"""
-EVENTS = 367_235  # 183,635 visits, 183,599 backtracks and the tour
 GOAL_PYTHON = 0.8  # Pyodide's rate over CPython's on the same code, same run
 GOAL_PAGE = 0.9  # the page playing the lab's run over playing the server's stream
 GOAL_COLD_S, GOAL_CACHED_S = 4.0, 1.0

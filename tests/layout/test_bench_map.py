@@ -1,5 +1,6 @@
 """The benchmarks' map, read from their imports: a scenario (a script with a main()) imports
-helpers (bench/hall.py, load.py, pages.py, prankster.py, processes.py, stats.py, common.py), never
+helpers (bench/hall.py, load.py, pages.py, prankster.py, processes.py, stats.py, common.py,
+lab_cases.py), never
 another scenario."""
 
 import ast
@@ -38,8 +39,9 @@ def imports(tree):
 
 def test_the_scenarios_are_told_from_the_helpers():
     scenarios = {"classroom", "polls", "hostile", "stream", "tree", "engine", "skip", "size", "refusals"}
+    scenarios |= {"codelab", "wasm_python"}
     assert scenarios <= SCENARIOS
-    assert not {"hall", "load", "pages", "prankster", "processes", "stats", "common"} & SCENARIOS
+    assert not {"hall", "load", "pages", "prankster", "processes", "stats", "common", "lab_cases"} & SCENARIOS
 
 
 def test_no_bench_module_imports_a_scenario():
