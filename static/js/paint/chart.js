@@ -18,8 +18,8 @@ export function stretchesOf(buckets) {
 
 export class DepthChart extends CanvasView {
   /**
-   * Show buckets {from, to, low, high, last} of the depth from the run's start up to event
-   * number at, on a scale up to maxDepth (a tour's depth): drawn at once, as the page renders in
+   * Show the stretches (stretchesOf) of buckets {from, to, low, high, last} of the depth from
+   * the run's start up to event number at, on a scale up to maxDepth (a tour's depth): drawn at once, as the page renders in
    * an animation frame, so that the chart changes in the same frame as the rest of the page.
    */
   render(data) {
@@ -31,7 +31,7 @@ export class DepthChart extends CanvasView {
     const ctx = this.ctx, [width, height] = this.size;
     this.clear();
     if (!this.data || width <= 2 * PAD || height <= 2 * PAD) return;
-    const { buckets, at } = this.data;
+    const { stretches, at } = this.data;
     const maxDepth = Math.max(1, this.data.maxDepth);
     const y = (depth) => height - PAD - (depth / maxDepth) * (height - 2 * PAD);
     const goal = Math.round(y(maxDepth)) + 0.5;
@@ -42,11 +42,10 @@ export class DepthChart extends CanvasView {
     ctx.lineTo(width - 1, goal);
     ctx.stroke();
     ctx.setLineDash([]);
-    if (!buckets.length) return;
-    const first = buckets[0].from, span = Math.max(1, at - first);
+    if (!stretches.length) return;
+    const first = stretches[0][0].from, span = Math.max(1, at - first);
     const x = (n) => PAD + ((n - first) / span) * (width - 2 * PAD);
     // What a skip passed over was never sent: it is greyed, not drawn.
-    const stretches = stretchesOf(buckets);
     ctx.fillStyle = STYLE.depthSkipped;
     for (let i = 1; i < stretches.length; i++) {
       const left = x(stretches[i - 1].at(-1).to), right = x(stretches[i][0].from);

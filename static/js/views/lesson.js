@@ -171,9 +171,9 @@ export function createLessonView(els) {
     renderCode(state, lane, orderOf(lane, state, runs).order);
     renderStack(state, runs, lane);
     renderAnalysis(state, lane);
-    const buckets = lane.timeline.depths(lane.model.events);
-    chart.render({ buckets, maxDepth: lane.model.squares, at: lane.model.events });
-    els.chartSkipped.hidden = stretchesOf(buckets).length < 2;
+    const stretches = stretchesOf(lane.timeline.depths(lane.model.events));
+    chart.render({ stretches, maxDepth: lane.model.squares, at: lane.model.events });
+    els.chartSkipped.hidden = stretches.length < 2;
     renderTree(state, runs, lane);
   }
 
