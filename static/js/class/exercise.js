@@ -67,13 +67,16 @@ export function createExercise(store, server, limits) {
       set({ codes: [] });
     }
     set({ open: open ?? null, note: null, ...(tally && tally.id === open?.id ? { tally } : {}) });
-    for (const each of codes ?? []) shown(each);
+    if (codes) shown(codes);
   }
 
-  /** Keep a code a student showed the instructor, under its number, in the exercise open. */
-  function shown({ id, number, code }) {
-    if (id !== state().open?.id) return;
-    set({ codes: [...state().codes.filter((each) => each.number !== number), { number, code }]
+  /** Keep the codes students showed the instructor ([{id, number, code}]) of the exercise open,
+   * each under its number, in place of any shown under it before. */
+  function shown(codes) {
+    const kept = codes.filter(({ id }) => id === state().open?.id).map(({ number, code }) => ({ number, code }));
+    if (!kept.length) return;
+    const numbers = new Set(kept.map(({ number }) => number));
+    set({ codes: [...state().codes.filter((each) => !numbers.has(each.number)), ...kept]
       .sort((a, b) => a.number - b.number) });
   }
 
@@ -139,7 +142,7 @@ export function createExercise(store, server, limits) {
       exercise_opened: take,
       exercise_closed: ({ id }) => { if (state().open?.id === id) set({ open: null, last: state().open, note: null }); },
       exercise_count: (tally) => { if (tally.id === state().open?.id) set({ tally }); },
-      exercise_code: shown,
+      exercise_code: (code) => shown([code]),
     },
   };
 }
