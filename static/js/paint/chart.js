@@ -19,8 +19,9 @@ export function stretchesOf(buckets) {
 export class DepthChart extends CanvasView {
   /**
    * Show the stretches (stretchesOf) of buckets {from, to, low, high, last} of the depth from
-   * the run's start up to event number at, on a scale up to maxDepth (a tour's depth): drawn at once, as the page renders in
-   * an animation frame, so that the chart changes in the same frame as the rest of the page.
+   * the run's start up to event number at, on a scale up to maxDepth (a tour's depth): drawn at
+   * once, as the page renders in an animation frame, so that the chart changes in the same frame
+   * as the rest of the page.
    */
   render(data) {
     this.data = data;
